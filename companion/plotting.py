@@ -1,0 +1,217 @@
+"""The book's figure style, set in one place, and the few helpers every chapter uses.
+
+A chapter calls :func:`set_book_style` once, near its top, and then draws with
+:func:`theory_line` (theory: lines), :func:`sim_points` (simulation: markers with error
+bars), :func:`mark_bulk_edge` and :func:`spectrum_histogram` (a histogram of singular values
+with the Marchenko-Pastur law drawn over it). Colours come from :data:`PALETTE`, so "reused",
+"fresh" and "theory" look the same in every chapter.
+
+Conventions (see the introduction chapter, "Conventions for chapter authors"):
+
+* no in-figure titles: the caption of the ``{glue:figure}`` says what the figure shows;
+* axis labels are lowercase, with math in ``$...$`` (``"step size $\\eta$"``);
+* the figure size and resolution are set here, once; chapters do not pass ``figsize``
+  except through :func:`subplots`, which scales the book's size by the number of panels.
+
+This module never selects a matplotlib backend (selecting ``Agg`` would make the book lose
+every figure silently).
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import matplotlib as mpl
+import numpy as np
+
+#: Colours used across the book (seaborn's colour-blind palette, fixed by role).
+PALETTE: dict[str, str] = {
+    "reused": "#0173B2",    # blue: second step on the same batch
+    "fresh": "#DE8F05",     # orange: second step on an independent batch
+    "theory": "#222222",    # near black: formulas, drawn as lines
+    "one_step": "#029E73",  # green: the one-step reference W0 + (eta1 + eta2) G
+    "null": "#949494",      # grey: null runs, bulk, chance level
+    "accent": "#CC78BC",    # pink: a fourth series when needed
+}
+
+#: Base figure size in inches (one panel); :func:`subplots` scales it by the panel count.
+FIGSIZE: tuple[float, float] = (6.4, 4.0)
+
+#: Resolution of the inline PNG figures of the notebooks and the HTML book.
+DPI: int = 110
+
+
+def set_book_style() -> None:
+    """Apply the book's figure style to matplotlib's global settings.
+
+    Seaborn's ``whitegrid`` theme in the ``notebook`` context with the colour-blind
+    palette, readable font sizes, the figure size :data:`FIGSIZE` and resolution
+    :data:`DPI`. Call it once near the top of a chapter, before the first figure. It is
+    idempotent and touches no backend.
+    """
+    import seaborn as sns
+
+    sns.set_theme(context="notebook", style="whitegrid", palette="colorblind", font_scale=1.0)
+    mpl.rcParams.update({
+        "figure.figsize": FIGSIZE,
+        "figure.dpi": DPI,
+        "savefig.dpi": DPI,
+        "savefig.bbox": "tight",
+        "font.size": 11,
+        "axes.labelsize": 12,
+        "axes.titlesize": 12,
+        "xtick.labelsize": 10.5,
+        "ytick.labelsize": 10.5,
+        "legend.fontsize": 10.5,
+        "legend.frameon": False,
+        "lines.linewidth": 2.0,
+        "lines.markersize": 6.0,
+        "errorbar.capsize": 3.0,
+        "axes.spines.top": False,
+        "axes.spines.right": False,
+        "figure.constrained_layout.use": True,
+    })
+
+
+def subplots(nrows: int = 1, ncols: int = 1, **kwargs):
+    """``plt.subplots`` with the book's panel size: ``FIGSIZE`` per panel.
+
+    Returns ``(fig, ax)`` exactly as :func:`matplotlib.pyplot.subplots` does. Extra keyword
+    arguments (``sharex``, ``sharey``, ...) are passed through; ``figsize`` is not needed.
+    """
+    import matplotlib.pyplot as plt
+
+    width, height = FIGSIZE
+    scale = 0.75 if max(nrows, ncols) > 1 else 1.0  # several panels: a little smaller each
+    kwargs.setdefault("figsize", (width * ncols * scale, height * nrows * scale))
+    return plt.subplots(nrows, ncols, **kwargs)
+
+
+def theory_line(ax, x, y, label: str | None = None, color: str | None = None,
+                linestyle: str = "-", **kwargs):
+    """Draw a theoretical prediction as a line (the book draws theory as lines, always).
+
+    ``color`` defaults to ``PALETTE["theory"]``; pass ``PALETTE["reused"]`` and a dashed
+    ``linestyle`` when two theory curves share an axis. Returns the ``Line2D``.
+    """
+    color = PALETTE["theory"] if color is None else color
+    kwargs.setdefault("zorder", 3)
+    (line,) = ax.plot(np.asarray(x), np.asarray(y), linestyle=linestyle, color=color,
+                      label=label, **kwargs)
+    return line
+
+
+def sim_points(ax, x, mean, spread=None, label: str | None = None, color: str | None = None,
+               marker: str = "o", **kwargs):
+    """Draw simulation results as markers with error bars (no connecting line).
+
+    ``mean`` is the average over seeds at each ``x``; ``spread`` is the half-width of the
+    error bar (for example the standard deviation over seeds), a scalar, an array like
+    ``mean``, or a ``(2, len(x))`` array of lower and upper offsets; ``None`` draws markers
+    only. Returns the ``ErrorbarContainer``.
+    """
+    kwargs.setdefault("zorder", 4)
+    kwargs.setdefault("elinewidth", 1.2)
+    kwargs.setdefault("markeredgecolor", "white")
+    kwargs.setdefault("markeredgewidth", 0.8)
+    return ax.errorbar(np.asarray(x), np.asarray(mean),
+                       yerr=None if spread is None else np.asarray(spread),
+                       fmt=marker, linestyle="none", color=color, label=label, **kwargs)
+
+
+def mark_bulk_edge(ax, edge: float, label: str | None = "bulk edge", axis: str = "x",
+                   **kwargs):
+    """Mark the edge of the Marchenko-Pastur bulk, ``1 + sqrt(phi)`` for W0.
+
+    ``axis="x"`` draws a vertical line at ``x = edge`` (singular values on the x axis, as in
+    a histogram); ``axis="y"`` a horizontal line at ``y = edge`` (a singular value plotted
+    against a parameter). Returns the line.
+    """
+    kwargs.setdefault("color", PALETTE["null"])
+    kwargs.setdefault("linestyle", "--")
+    kwargs.setdefault("linewidth", 1.3)
+    kwargs.setdefault("zorder", 2)
+    if axis == "x":
+        return ax.axvline(edge, label=label, **kwargs)
+    if axis == "y":
+        return ax.axhline(edge, label=label, **kwargs)
+    raise ValueError(f"mark_bulk_edge: axis must be 'x' or 'y', not {axis!r}")
+
+
+def _mp_singular_value_density(s, phi: float):
+    """Marchenko-Pastur density of the nonzero singular values of an N x d matrix with iid
+    N(0, 1/d) entries, phi = N / d; integrates to 1 over [|1 - sqrt(phi)|, 1 + sqrt(phi)].
+
+    Local fallback, used only while ``companion.spectra.mp_singular_value_density`` does
+    not exist. With lam = s^2 the eigenvalue density of the nonzero eigenvalues is
+    sqrt((lam+ - lam)(lam - lam-)) / (2 pi min(phi, 1) lam); the factor 2 s of the change of
+    variables gives the formula below.
+    """
+    s = np.asarray(s, dtype=float)
+    lo, hi = abs(1.0 - np.sqrt(phi)), 1.0 + np.sqrt(phi)
+    inside = (s > lo) & (s < hi)
+    out = np.zeros_like(s)
+    si = s[inside]
+    out[inside] = (np.sqrt((hi**2 - si**2) * (si**2 - lo**2))
+                   / (np.pi * min(phi, 1.0) * si))
+    return out
+
+
+def mp_singular_value_density(s, phi: float):
+    """The Marchenko-Pastur singular-value density used by :func:`spectrum_histogram`.
+
+    Delegates to ``companion.spectra.mp_singular_value_density`` when the package has it
+    (one source of truth), else uses the local formula :func:`_mp_singular_value_density`.
+    """
+    try:
+        from companion.spectra import mp_singular_value_density as density
+    except ImportError:
+        density = _mp_singular_value_density
+    return density(s, phi)
+
+
+def spectrum_histogram(ax, singular_values: Sequence[float], phi: float,
+                       outliers_edge: float | None = None, bins: int = 60,
+                       label: str = "singular values", color: str | None = None):
+    """Histogram of singular values with the Marchenko-Pastur law drawn over it.
+
+    ``singular_values`` are the nonzero singular values of an N x d weight matrix whose
+    bulk is that of W0 (iid N(0, 1/d) entries), ``phi = N / d``. The histogram is
+    normalised as a density over all values given; the Marchenko-Pastur singular-value
+    density (:func:`mp_singular_value_density`) is drawn as a theory line over the bulk.
+
+    If ``outliers_edge`` is given (usually the bulk edge ``1 + sqrt(phi)``, or the largest
+    singular value of a null run), the edge is marked with :func:`mark_bulk_edge`, the
+    histogram bins cover only the values up to the edge (an outlier far away does not
+    widen the bins of the bulk), and the values beyond it are drawn as diamonds on the x
+    axis with their count in the legend. When outliers sit far beyond the bulk
+    (eta ~ N^alpha), a log x axis (``ax.set_xscale("log")``) keeps both readable. Returns the number of values beyond ``outliers_edge`` (0 if None).
+    """
+    s = np.sort(np.asarray(singular_values, dtype=float))
+    color = PALETTE["null"] if color is None else color
+    bulk = s if outliers_edge is None else s[s <= outliers_edge]
+    outliers = s[:0] if outliers_edge is None else s[s > outliers_edge]
+
+    # Normalise so the bars integrate to len(bulk)/len(s), as the density of all values.
+    weights = np.full(bulk.shape, 1.0 / max(len(s), 1))
+    counts, edges = np.histogram(bulk, bins=bins, weights=weights)
+    widths = np.diff(edges)
+    ax.bar(edges[:-1], counts / widths, width=widths, align="edge", color=color, alpha=0.45,
+           linewidth=0, label=label, zorder=1)
+
+    lo, hi = abs(1.0 - np.sqrt(phi)), 1.0 + np.sqrt(phi)
+    grid = np.linspace(lo, hi, 400)
+    theory_line(ax, grid, mp_singular_value_density(grid, phi),
+                label=rf"Marchenko-Pastur, $\phi = {phi:g}$")
+
+    if outliers_edge is not None:
+        mark_bulk_edge(ax, outliers_edge, label="outlier threshold")
+        if len(outliers):
+            ax.plot(outliers, np.zeros_like(outliers), marker="D", linestyle="none",
+                    color=PALETTE["reused"], markersize=7, clip_on=False, zorder=5,
+                    label=f"{len(outliers)} outlier{'s' if len(outliers) != 1 else ''}")
+    ax.set_xlabel("singular value")
+    ax.set_ylabel("density")
+    ax.set_ylim(bottom=0)
+    ax.legend(loc="upper right")
+    return int(len(outliers))

@@ -138,35 +138,14 @@ def mark_bulk_edge(ax, edge: float, label: str | None = "bulk edge", axis: str =
     raise ValueError(f"mark_bulk_edge: axis must be 'x' or 'y', not {axis!r}")
 
 
-def _mp_singular_value_density(s, phi: float):
-    """Marchenko-Pastur density of the nonzero singular values of an N x d matrix with iid
-    N(0, 1/d) entries, phi = N / d; integrates to 1 over [|1 - sqrt(phi)|, 1 + sqrt(phi)].
-
-    Local fallback, used only while ``companion.spectra.mp_singular_value_density`` does
-    not exist. With lam = s^2 the eigenvalue density of the nonzero eigenvalues is
-    sqrt((lam+ - lam)(lam - lam-)) / (2 pi min(phi, 1) lam); the factor 2 s of the change of
-    variables gives the formula below.
-    """
-    s = np.asarray(s, dtype=float)
-    lo, hi = abs(1.0 - np.sqrt(phi)), 1.0 + np.sqrt(phi)
-    inside = (s > lo) & (s < hi)
-    out = np.zeros_like(s)
-    si = s[inside]
-    out[inside] = (np.sqrt((hi**2 - si**2) * (si**2 - lo**2))
-                   / (np.pi * min(phi, 1.0) * si))
-    return out
-
-
 def mp_singular_value_density(s, phi: float):
-    """The Marchenko-Pastur singular-value density used by :func:`spectrum_histogram`.
+    """The Marchenko-Pastur singular-value density drawn by :func:`spectrum_histogram`.
 
-    Delegates to ``companion.spectra.mp_singular_value_density`` when the package has it
-    (one source of truth), else uses the local formula :func:`_mp_singular_value_density`.
+    One source of truth: this is ``companion.spectra.mp_singular_value_density`` (imported
+    lazily, so this module imports without the numerical code).
     """
-    try:
-        from companion.spectra import mp_singular_value_density as density
-    except ImportError:
-        density = _mp_singular_value_density
+    from companion.spectra import mp_singular_value_density as density
+
     return density(s, phi)
 
 

@@ -1,0 +1,91 @@
+"""Command line: ``python -m companion simulate ...`` (see ``--help``)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from .simulate import simulate
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports a bad argument in one line on stderr and exits with code 2."""
+
+    def error(self, message):  # noqa: D401 - argparse API
+        sys.stderr.write(f"companion: error: {message}\n")
+        sys.exit(2)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="python -m companion",
+                     description="Two steps of gradient descent on a linear-width two-layer "
+                                 "network (Moniri & Hassani, arXiv 2605.17767).")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    sim = sub.add_parser(
+        "simulate", help="run two GD steps and print spectra, outliers and alignments",
+        description="Draw Gaussian data, a target and a tanh network; take two gradient steps "
+                    "on the first layer with eta_t = N^alpha_t; print the top singular values "
+                    "of W0, W1, W2, the outlier counts, Lambda from theory and the alignments "
+                    "of the learned directions with each target direction.")
+    sim.add_argument("--N", type=int, default=2000, help="hidden neurons (default 2000)")
+    sim.add_argument("--d", type=int, default=None, help="input dimension (default N)")
+    sim.add_argument("--n", type=int, default=None, help="batch size (default N)")
+    sim.add_argument("--alpha1", type=float, default=0.35,
+                     help="first step size exponent, eta1 = N^alpha1, in [0, 1/2) (default 0.35)")
+    sim.add_argument("--alpha2", type=float, default=0.45,
+                     help="second step size exponent, eta2 = N^alpha2, in [0, 1/2) (default 0.45)")
+    sim.add_argument("--batch", default="reused",
+                     help="'reused' (both steps on one batch, default) or 'fresh'")
+    sim.add_argument("--activation", default="tanh",
+                     help="tanh (default), erf, relu, shifted_tanh, or hermite:c0,c1,... "
+                          "(coefficients on He_j/sqrt(j!))")
+    sim.add_argument("--target", default="he1+he3",
+                     help="link names joined by '+', one direction each: he1, he2, he3, he4, "
+                          "tanh (default he1+he3)")
+    sim.add_argument("--noise", type=float, default=0.0, help="label noise std (default 0)")
+    sim.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    sim.add_argument("--float32", action="store_true", help="compute in float32")
+    sim.add_argument("--null", action="store_true",
+                     help="also run a null (labels independent of x) and count outliers "
+                          "against its edge")
+    sim.add_argument("--json", action="store_true", help="print one JSON object")
+    return parser
+
+
+def _table(res: dict) -> str:
+    p = res["parameters"]
+    lines = [f"two steps: N={p['N']} d={p['d']} n={p['n']} alpha1={p['alpha1']} "
+             f"alpha2={p['alpha2']} (eta1={p['eta1']:.4g}, eta2={p['eta2']:.4g}) "
+             f"batch={p['batch']} activation={p['activation']} target={p['target']} seed={p['seed']}",
+             f"bulk edge (Marchenko-Pastur): {res['bulk_edge']:.4f}",
+             "top singular values:"]
+    for name, s in res["singular_values"].items():
+        lines.append(f"  {name:8s} " + " ".join(f"{v:8.4f}" for v in s))
+    lines.append("outliers above the bulk edge: " + ", ".join(
+        f"{k} {v}" for k, v in res["n_outliers"].items()))
+    lines.append(f"theory: Lambda = {res['lambda_theory']}, spikes in all = {res['n_spikes_theory']}")
+    names = p["target"].split("+")
+    lines.append(f"{'direction':10s} {'top cos^2':>10s} {'theory':>8s} {'top-4 proj':>11s} "
+                 f"{'learnable':>10s}")
+    al, th = res["alignment"], res["theory"]
+    for k, name in enumerate(names):
+        lines.append(f"{name:10s} {al['top_vector_cos2'][k]:10.4f} {th['top_vector_cos2'][k]:8.4f} "
+                     f"{al['top4_projection'][k]:11.4f} {str(th['learnable'][k]):>10s}")
+    lines.append(f"chance level of the top-4 projection: {al['chance']:.4f}")
+    lines.append(f"time: {res['seconds']:.1f} s")
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        res = simulate(N=args.N, d=args.d, n=args.n, alpha1=args.alpha1, alpha2=args.alpha2,
+                       batch=args.batch, activation=args.activation, target=args.target,
+                       noise=args.noise, seed=args.seed,
+                       dtype="float32" if args.float32 else "float64", null=args.null)
+    except ValueError as exc:
+        sys.stderr.write(f"companion: error: {exc}\n")
+        return 2
+    print(json.dumps(res) if args.json else _table(res))
+    return 0

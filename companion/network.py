@@ -1,0 +1,193 @@
+"""The two-layer network and its gradient steps on the first layer (SPEC sections 1 and 2).
+
+f(x) = a^T sigma(W x), W0 entries N(0, 1/d), a = a0 entries N(0, 1/N), frozen.
+Correlation loss L(W) = -(1/n) sum_i y_i f(x_i); its negative gradient is
+
+    G(W; X, y) = (1/n) diag(a) sigma'(W X^T) diag(y) X        (N x d),
+
+two matrix products of size N x n x d. Steps eta_t = c_t N^alpha_t;
+W1 = W0 + eta1 G(W0; X1, y1); W2 = W1 + eta2 G(W1; X1, y1) (reused batch) or
+W2 = W1 + eta2 G(W1; X2, y2) (fresh batch).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .activations import Activation, get_activation
+from .targets import Target, make_target
+from .validation import (alpha_exponent, check_fits_in_memory, choice, dtype as check_dtype,
+                         finite_array, positive_int, positive_real)
+
+BATCHES = ("reused", "fresh")
+
+# Rows of W processed at once in `gradient`: bounds the N x n intermediate sigma'(W X^T)
+# to BLOCK x n entries while keeping both products large enough for BLAS.
+_BLOCK_ROWS = 512
+
+
+def step_size(N: int, alpha: float, c: float = 1.0) -> float:
+    """eta = c N^alpha with alpha in [0, 1/2) (SPEC section 2)."""
+    N = positive_int(N, "N")
+    return positive_real(c, "c") * N ** alpha_exponent(alpha, "alpha")
+
+
+def init_network(N: int, d: int, rng: np.random.Generator, dtype=np.float64) -> tuple[np.ndarray, np.ndarray]:
+    """(W0, a): W0 (N x d) with entries N(0, 1/d) and a (N,) with entries N(0, 1/N)."""
+    N, d = positive_int(N, "N"), positive_int(d, "d")
+    dt = check_dtype(dtype)
+    check_fits_in_memory(N * d * dt.itemsize, f"the weights W0 (N={N}, d={d})")
+    W0 = (rng.standard_normal((N, d)) / np.sqrt(d)).astype(dt, copy=False)
+    a = (rng.standard_normal(N) / np.sqrt(N)).astype(dt, copy=False)
+    return W0, a
+
+
+def gradient(W, a, X, y, activation="tanh", block_rows: int = _BLOCK_ROWS) -> np.ndarray:
+    """Negative gradient of the correlation loss, G(W; X, y) = (1/n) diag(a) sigma'(W X^T) diag(y) X.
+
+    SPEC section 2, the matrix formula (no autograd). Works in row blocks of W so that only a
+    ``block_rows x n`` slice of sigma'(W X^T) is alive at once. The result has W's dtype.
+    """
+    W = finite_array(W, "W", 2)
+    X = finite_array(X, "X", 2)
+    a = finite_array(a, "a", 1)
+    y = finite_array(y, "y", 1)
+    N, d = W.shape
+    n = X.shape[0]
+    if X.shape[1] != d:
+        raise ValueError(f"X must have d = {d} columns to match W, got shape {X.shape}")
+    if a.shape[0] != N:
+        raise ValueError(f"a must have N = {N} entries to match W, got {a.shape[0]}")
+    if y.shape[0] != n:
+        raise ValueError(f"y must have n = {n} entries to match X, got {y.shape[0]}")
+    act = get_activation(activation)
+    dt = W.dtype
+    X = X.astype(dt, copy=False)
+    y_over_n = (y / n).astype(dt, copy=False)
+    a = a.astype(dt, copy=False)
+    G = np.empty((N, d), dtype=dt)
+    block_rows = positive_int(block_rows, "block_rows")
+    for start in range(0, N, block_rows):
+        stop = min(start + block_rows, N)
+        P = W[start:stop] @ X.T                     # pre-activations, block x n
+        act.prime_inplace(P)                        # sigma'(W X^T)
+        P *= y_over_n                               # diag(y) / n on the right
+        P *= a[start:stop, None]                    # diag(a) on the left
+        np.matmul(P, X, out=G[start:stop])
+    return G
+
+
+def correlation_loss(W, a, X, y, activation="tanh") -> float:
+    """L(W) = -(1/n) sum_i y_i a^T sigma(W x_i) (SPEC section 2)."""
+    act = get_activation(activation)
+    return float(-np.mean(y * (act.sigma(X @ W.T) @ a)))
+
+
+@dataclass
+class TwoStepRun:
+    """Everything one two-step run produced; arrays share the run's dtype."""
+
+    W0: np.ndarray
+    W1: np.ndarray
+    W2: np.ndarray
+    a: np.ndarray
+    X1: np.ndarray
+    y1: np.ndarray
+    X2: np.ndarray | None
+    y2: np.ndarray | None
+    target: Target
+    activation: Activation
+    eta1: float
+    eta2: float
+    alpha1: float
+    alpha2: float
+    batch: str
+    seed: int
+
+    @property
+    def N(self) -> int:
+        return self.W0.shape[0]
+
+    @property
+    def d(self) -> int:
+        return self.W0.shape[1]
+
+    @property
+    def n(self) -> int:
+        return self.X1.shape[0]
+
+    def one_step_reference(self) -> np.ndarray:
+        """W0 + (eta1 + eta2) G(W0; X1, y1): the single step that two steps reduce to when
+        alpha1 + alpha2 < 1/2 with a reused batch (SPEC section 3.2)."""
+        return self.W0 + (self.eta1 + self.eta2) * gradient(self.W0, self.a, self.X1, self.y1,
+                                                             self.activation)
+
+
+def _add_step(W, eta, G):
+    """W + eta G computed in G's buffer (no N x d temporary)."""
+    G *= eta
+    G += W
+    return G
+
+
+def estimate_run_bytes(N: int, d: int, n: int, batch: str, itemsize: int = 8) -> int:
+    """Peak memory of :func:`run_two_steps`: W0, W1, W2, one or two batches and one block of
+    sigma'(W X^T)."""
+    batches = 2 if batch == "fresh" else 1
+    return itemsize * (3 * N * d + batches * n * (d + 1) + min(N, _BLOCK_ROWS) * n + N)
+
+
+def run_two_steps(N: int = 1000, d: int | None = None, n: int | None = None,
+                  alpha1: float = 0.35, alpha2: float = 0.45, batch: str = "reused",
+                  activation="tanh", target="he1", noise: float = 0.0, seed: int = 0,
+                  c1: float = 1.0, c2: float = 1.0, dtype=np.float64,
+                  null_labels: bool = False) -> TwoStepRun:
+    """Draw data, network and take two gradient steps (SPEC section 2).
+
+    ``d`` and ``n`` default to N (phi = psi = 1). ``batch`` is ``"reused"`` (both steps on
+    (X1, y1)) or ``"fresh"`` (second step on an independent (X2, y2) of the same size).
+    ``null_labels=True`` replaces the labels by labels of an independent input sample: the
+    same distribution (heavy tails included), no dependence on X (the null run of SPEC
+    pitfall 3). Every draw comes from
+    ``numpy.random.default_rng(seed)``.
+    """
+    N = positive_int(N, "N")
+    d = N if d is None else positive_int(d, "d")
+    n = N if n is None else positive_int(n, "n")
+    alpha1 = alpha_exponent(alpha1, "alpha1")
+    alpha2 = alpha_exponent(alpha2, "alpha2")
+    batch = choice(batch, "batch", BATCHES)
+    act = get_activation(activation)
+    dt = check_dtype(dtype)
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    check_fits_in_memory(estimate_run_bytes(N, d, n, batch, dt.itemsize),
+                         f"a two-step run with N={N}, d={d}, n={n} ({batch} batch, {dt})")
+    eta1, eta2 = step_size(N, alpha1, c1), step_size(N, alpha2, c2)
+
+    # Independent streams for each random object, so that changing the batch mode or the
+    # target leaves the initialization and the first batch unchanged.
+    s_target, s_net, s_b1, s_b2, s_null = np.random.default_rng(seed).spawn(5)
+    tgt = target if isinstance(target, Target) else make_target(target, d, s_target, noise)
+    if tgt.d != d:
+        raise ValueError(f"target has dimension {tgt.d} but d = {d}")
+    W0, a = init_network(N, d, s_net, dt)
+
+    def batch_of(rng):
+        X, y = tgt.sample(n, rng, dt)
+        if null_labels:  # same label distribution, independent of X
+            y = tgt.sample(n, s_null, dt)[1]
+        return X, y
+
+    X1, y1 = batch_of(s_b1)
+    W1 = _add_step(W0, eta1, gradient(W0, a, X1, y1, act))
+    if batch == "reused":
+        X2 = y2 = None
+        W2 = _add_step(W1, eta2, gradient(W1, a, X1, y1, act))
+    else:
+        X2, y2 = batch_of(s_b2)
+        W2 = _add_step(W1, eta2, gradient(W1, a, X2, y2, act))
+    return TwoStepRun(W0, W1, W2, a, X1, y1, X2, y2, tgt, act, eta1, eta2, alpha1, alpha2,
+                      batch, int(seed))

@@ -1,0 +1,80 @@
+"""One simulation summarized as plain numbers: what the command line prints and what a
+chapter can tabulate (SPEC sections 3 and 4)."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from .alignment import cos2_with_directions, subspace_projection
+from .network import run_two_steps
+from .spectra import count_outliers, count_outliers_against_null, mp_edges, top_singular
+from .theory import first_direction_alignment, is_learnable, lambda_count
+
+TOP_K = 8
+
+
+def simulate(N: int = 2000, d: int | None = None, n: int | None = None, alpha1: float = 0.35,
+             alpha2: float = 0.45, batch: str = "reused", activation="tanh", target="he1+he3",
+             noise: float = 0.0, seed: int = 0, dtype=np.float64, null: bool = False,
+             top_k: int = TOP_K) -> dict:
+    """Run two steps and summarize them (every number rounded to 6 significant digits).
+
+    Keys: ``parameters``; ``singular_values`` (``W0``, ``W1``, ``W2``: top ``top_k``);
+    ``bulk_edge`` (Marchenko-Pastur, 1 + sqrt(N/d)); ``n_outliers`` (``W1``, ``W2``: above the
+    bulk edge with a 2% margin, and with ``null=True`` also ``W2_vs_null``: above a null run's
+    edge, SPEC pitfall 3); ``lambda_theory`` and ``n_spikes_theory`` (1 + Lambda);
+    ``alignment`` (``top_vector_cos2`` and ``top4_projection``, one number per target
+    direction in the order of the target string, and ``chance`` = 4/d);
+    ``theory`` (first-direction alignment predictions and learnability per direction);
+    ``seconds``.
+    """
+    t0 = time.perf_counter()
+    run = run_two_steps(N=N, d=d, n=n, alpha1=alpha1, alpha2=alpha2, batch=batch,
+                        activation=activation, target=target, noise=noise, seed=seed, dtype=dtype)
+    spectra = {name: top_singular(W, top_k) for name, W in
+               (("W0", run.W0), ("W1", run.W1), ("W2", run.W2))}
+    edge = mp_edges(run.N / run.d)[1]
+    _, s2, Vt2 = spectra["W2"]
+    tgt = run.target
+    psi = run.n / run.d
+    out = {
+        "parameters": {"N": run.N, "d": run.d, "n": run.n, "alpha1": run.alpha1,
+                       "alpha2": run.alpha2, "eta1": _r(run.eta1), "eta2": _r(run.eta2),
+                       "batch": batch, "activation": run.activation.name, "target": tgt.name,
+                       "noise": float(noise), "seed": int(seed), "dtype": str(np.dtype(dtype))},
+        "singular_values": {k: _r(v[1]) for k, v in spectra.items()},
+        "bulk_edge": _r(edge),
+        "n_outliers": {"W1": count_outliers(spectra["W1"][1], edge),
+                       "W2": count_outliers(s2, edge)},
+        "lambda_theory": lambda_count(run.alpha1, run.alpha2, run.activation.degree),
+        "alignment": {
+            "top_vector_cos2": _r(cos2_with_directions(Vt2[:1], tgt.directions)[0]),
+            "top4_projection": _r(subspace_projection(Vt2[:4], tgt.directions)),
+            "chance": _r(4 / run.d),
+        },
+        "theory": {
+            "top_vector_cos2": _r(first_direction_alignment(batch, tgt.mu_star, tgt.second_moment,
+                                                            psi, run.eta1, run.eta2)),
+            "learnable": [is_learnable(tgt, k, batch, run.alpha1, run.alpha2, run.activation)
+                          for k in range(len(tgt.links))],
+        },
+    }
+    out["n_spikes_theory"] = 1 + out["lambda_theory"]
+    if null:
+        null_run = run_two_steps(N=N, d=d, n=n, alpha1=alpha1, alpha2=alpha2, batch=batch,
+                                 activation=activation, target=tgt, noise=noise, seed=seed,
+                                 dtype=dtype, null_labels=True)
+        s_null = top_singular(null_run.W2, top_k)[1]
+        out["singular_values"]["W2_null"] = _r(s_null)
+        out["n_outliers"]["W2_vs_null"] = count_outliers_against_null(s2, s_null)
+    out["seconds"] = round(time.perf_counter() - t0, 2)
+    return out
+
+
+def _r(x, digits: int = 6):
+    """Round to ``digits`` significant digits (JSON-friendly floats or lists)."""
+    arr = np.asarray(x, float)
+    rounded = [float(f"{v:.{digits}g}") for v in arr.ravel()]
+    return rounded[0] if arr.ndim == 0 else rounded

@@ -1,0 +1,173 @@
+"""The theory's predictions (SPEC section 3), as plain functions of the parameters.
+
+What the paper states (abstract and summary, SPEC section 0): Lambda(alpha1, alpha2) =
+min(L - 1, floor(alpha2 / (1/2 - alpha1))); Lambda = 0 iff alpha1 + alpha2 < 1/2; fresh
+batches learn only information-exponent-one directions, reused batches can learn more.
+What the companion derives (from the predecessors' mechanism, SPEC 3.1-3.3): the spike
+exponents, the spiked-rectangular one-step formulas, the first-direction alignments and the
+learnability predicate's detailed conditions.
+"""
+
+from __future__ import annotations
+
+import math
+from math import comb
+
+import numpy as np
+
+from .activations import get_activation
+from .targets import Target
+from .validation import alpha_exponent, choice, positive_int, positive_real
+
+# Lambda's floor is taken with this tolerance so that points on a boundary line
+# alpha2 = k (1/2 - alpha1) count as on the boundary despite binary rounding
+# (0.45 / (0.5 - 0.35) = 2.9999999999999996 in floating point).
+_FLOOR_TOL = 1e-9
+
+
+def lambda_count(alpha1: float, alpha2: float, L: int | None = None) -> int:
+    """Lambda(alpha1, alpha2) = min(L - 1, floor(alpha2 / (1/2 - alpha1))): the number of spikes
+    the second step adds beyond the first (paper, abstract and summary; SPEC 3.2).
+
+    ``L`` is the degree of a polynomial activation (``None``: not polynomial, no cap).
+    """
+    alpha1 = alpha_exponent(alpha1, "alpha1")
+    alpha2 = alpha_exponent(alpha2, "alpha2")
+    count = math.floor(alpha2 / (0.5 - alpha1) + _FLOOR_TOL)
+    if L is not None:
+        count = min(positive_int(L, "L") - 1, count)
+    return int(count)
+
+
+def n_spikes(alpha1: float, alpha2: float, L: int | None = None) -> int:
+    """Outliers of W2 in all: the first spike (left vector a) plus Lambda (SPEC 3.2)."""
+    return 1 + lambda_count(alpha1, alpha2, L)
+
+
+def lambda_boundary(k: int, alpha1):
+    """The line alpha2 = k (1/2 - alpha1) where Lambda reaches k (for plotting phase diagrams)."""
+    return k * (0.5 - np.asarray(alpha1, float))
+
+
+def phase_region(alpha1: float, alpha2: float, L: int | None = None) -> str:
+    """A short name for the phase of (alpha1, alpha2): ``"one-step"`` when Lambda = 0 (two steps
+    act as one step with eta1 + eta2, reused batch), else ``"Lambda=k"``."""
+    lam = lambda_count(alpha1, alpha2, L)
+    return "one-step" if lam == 0 else f"Lambda={lam}"
+
+
+def spike_exponent(alpha1: float, alpha2: float, k: int) -> float:
+    """Growth exponent of the k-th spike term of W2 (companion derivation, SPEC 3.2):
+    its operator norm scales as N^(alpha2 - k (1/2 - alpha1)) for k >= 1; the first spike
+    (k = 0) grows as N^max(alpha1, alpha2)."""
+    alpha1 = alpha_exponent(alpha1, "alpha1")
+    alpha2 = alpha_exponent(alpha2, "alpha2")
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 0:
+        raise ValueError(f"k must be a non-negative integer, got {k!r}")
+    if k == 0:
+        return max(alpha1, alpha2)
+    return alpha2 - k * (0.5 - alpha1)
+
+
+def spiked_rectangular(theta: float, N: int, d: int) -> dict:
+    """Top singular value and squared overlaps of W0 + theta u v^T, W0 (N x d) with entries
+    N(0, 1/d), u in R^N and v in R^d unit vectors (Benaych-Georges & Nadakuditi 2012; SPEC 3.1).
+
+    Returns ``s1``, ``left_overlap2`` (|<u1, u>|^2), ``right_overlap2`` (|<v1, v>|^2) and
+    ``detectable`` (theta above the threshold). Below the threshold s1 sticks to the bulk
+    edge and the overlaps vanish.
+    """
+    theta = positive_real(theta, "theta", allow_zero=True)
+    N, d = positive_int(N, "N"), positive_int(d, "d")
+    if N > d:
+        # Transpose: W0^T = sqrt(N/d) * (d x N matrix with entries N(0, 1/N)).
+        scale = math.sqrt(N / d)
+        out = spiked_rectangular(theta / scale, d, N)
+        return {"s1": out["s1"] * scale, "left_overlap2": out["right_overlap2"],
+                "right_overlap2": out["left_overlap2"], "detectable": out["detectable"]}
+    c = N / d
+    if theta <= c ** 0.25:
+        return {"s1": 1 + math.sqrt(c), "left_overlap2": 0.0, "right_overlap2": 0.0,
+                "detectable": False}
+    t2 = theta * theta
+    return {
+        "s1": math.sqrt((1 + t2) * (c + t2)) / theta,
+        "left_overlap2": 1 - c * (1 + t2) / (t2 * (t2 + c)),
+        "right_overlap2": 1 - (c + t2) / (t2 * (t2 + 1)),
+        "detectable": True,
+    }
+
+
+def one_step_theta(eta: float, m1: float, mu_star, second_moment: float, psi: float = 1.0,
+                   a_norm: float = 1.0) -> float:
+    """Spike strength of one step: theta = eta m1 ||a|| ||u1|| with
+    ||u1||^2 -> ||mu*||^2 + E[y^2] / psi (SPEC 3.1)."""
+    mu2 = float(np.sum(np.square(mu_star)))
+    return abs(eta * m1) * a_norm * math.sqrt(mu2 + second_moment / psi)
+
+
+def u1_alignment(mu_star, second_moment: float, psi: float = 1.0) -> np.ndarray:
+    """cos^2(u1, beta*_k) -> mu*_k^2 / (||mu*||^2 + E[y^2]/psi), u1 = X^T y / n (SPEC 3.1)."""
+    mu = np.atleast_1d(np.asarray(mu_star, float))
+    return mu ** 2 / (np.sum(mu ** 2) + second_moment / psi)
+
+
+def one_step_prediction(eta: float, target: Target, activation="tanh", N: int = 1000,
+                        d: int | None = None, n: int | None = None, a_norm: float = 1.0) -> dict:
+    """The one-step update W1 = W0 + eta G(W0) as a spiked rectangular matrix (SPEC 3.1):
+    ``theta``, ``s1``, ``left_overlap2`` (with a/||a||), ``right_overlap2`` (with u1/||u1||)
+    and ``cos2`` (top right singular vector with each beta*_k)."""
+    d = N if d is None else d
+    n = N if n is None else n
+    act = get_activation(activation)
+    psi = n / d
+    theta = one_step_theta(eta, act.m(1), target.mu_star, target.second_moment, psi, a_norm)
+    out = spiked_rectangular(theta, N, d)
+    out["theta"] = theta
+    out["cos2"] = out["right_overlap2"] * u1_alignment(target.mu_star, target.second_moment, psi)
+    return out
+
+
+def first_direction_alignment(batch: str, mu_star, second_moment: float, psi: float = 1.0,
+                              eta1: float = 1.0, eta2: float = 1.0) -> np.ndarray:
+    """Limit of cos^2(top right singular vector of W2, beta*_k) when the first spike diverges
+    (alpha > 0), companion derivation (SPEC 3.3):
+
+    reused: mu_k^2 / (||mu||^2 + E[y^2]/psi)   (the first spike is along u1);
+    fresh:  (eta1+eta2)^2 mu_k^2 / ((eta1+eta2)^2 ||mu||^2 + (eta1^2+eta2^2) E[y^2]/psi)
+            (it is along eta1 u1 + eta2 u2, whose noises are independent).
+    """
+    batch = choice(batch, "batch", ("reused", "fresh"))
+    mu = np.atleast_1d(np.asarray(mu_star, float))
+    noise = second_moment / positive_real(psi, "psi")
+    if batch == "reused":
+        return mu ** 2 / (np.sum(mu ** 2) + noise)
+    s = eta1 + eta2
+    return s * s * mu ** 2 / (s * s * np.sum(mu ** 2) + (eta1 ** 2 + eta2 ** 2) * noise)
+
+
+def is_learnable(target: Target, k: int, batch: str, alpha1: float, alpha2: float,
+                 activation="tanh", tol: float = 1e-8) -> bool:
+    """Whether direction beta*_k of ``target`` is learned by two steps (SPEC 3.3).
+
+    The paper states: fresh batches learn only information-exponent-one directions
+    (mu*_k != 0). Companion derivation of the reused condition: the second step's k'-th
+    spike (k' = 1..Lambda) sees beta*_k through kappa_{k',r} E[z_k y^{r+1}], r = 1..k', so
+    beta*_k is learned iff mu*_k != 0 or some k' <= Lambda and r <= k' have both
+    kappa_{k',r} != 0 and E[z_k y^{r+1}] != 0. Examples: He_3 with tanh needs Lambda >= 2;
+    even links (He_2) are never learned; ReLU (kappa = 0) learns nothing beyond mu*.
+    """
+    batch = choice(batch, "batch", ("reused", "fresh"))
+    if not 0 <= k < len(target.links):
+        raise ValueError(f"k must index a target direction (0..{len(target.links) - 1}), got {k!r}")
+    if abs(target.mu_star[k]) > tol:
+        return True
+    if batch == "fresh":
+        return False
+    act = get_activation(activation)
+    lam = lambda_count(alpha1, alpha2, act.degree)
+    for kp in range(1, lam + 1):
+        for r in range(1, kp + 1):
+            if abs(comb(kp, r) * act.kappa(kp, r)) > tol and abs(target.z_y_moment(k, r + 1)) > tol:
+                return True
+    return False

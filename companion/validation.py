@@ -10,8 +10,11 @@ import numpy as np
 
 
 def positive_int(value, name: str) -> int:
-    """Return ``value`` as an int if it is a positive integer, else raise ``ValueError``."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+    """Return ``value`` as an int if it is a positive integer (an integral float such as 2e3
+    is accepted), else raise ``ValueError``."""
+    if isinstance(value, bool):
+        raise ValueError(f"{name} must be a positive integer, got {value!r}")
+    if not isinstance(value, numbers.Integral):
         if isinstance(value, numbers.Real) and float(value).is_integer() and value > 0:
             return int(value)
         raise ValueError(f"{name} must be a positive integer, got {value!r}")

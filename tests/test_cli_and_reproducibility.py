@@ -1,0 +1,82 @@
+"""Command line (``python -m companion simulate``) and reproducibility."""
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import companion as cp
+
+
+def _cli(*args):
+    return subprocess.run([sys.executable, "-m", "companion", *args], capture_output=True,
+                          text=True, timeout=300)
+
+
+def test_cli_json_has_the_documented_keys():
+    res = _cli("simulate", "--N", "300", "--alpha1", "0.35", "--alpha2", "0.45", "--batch",
+               "reused", "--target", "he1+he3", "--seed", "0", "--json", "--null")
+    assert res.returncode == 0, res.stderr
+    out = json.loads(res.stdout)
+    for key in ("singular_values", "bulk_edge", "n_outliers", "lambda_theory", "alignment",
+                "seconds"):
+        assert key in out
+    for W in ("W0", "W1", "W2"):
+        assert len(out["singular_values"][W]) == 8
+        assert out["singular_values"][W] == sorted(out["singular_values"][W], reverse=True)
+    assert set(out["n_outliers"]) >= {"W1", "W2"}
+    assert out["lambda_theory"] == 3
+    assert len(out["alignment"]["top_vector_cos2"]) == 2
+    assert len(out["alignment"]["top4_projection"]) == 2
+    assert out["bulk_edge"] == pytest.approx(2.0)
+    # the He_1 direction dominates the top singular vector
+    assert out["alignment"]["top_vector_cos2"][0] > 0.2
+
+
+def test_cli_table_and_help():
+    res = _cli("simulate", "--N", "200", "--target", "he1")
+    assert res.returncode == 0 and "Lambda = 3" in res.stdout and "he1" in res.stdout
+    help_text = _cli("simulate", "--help").stdout
+    for option in ("--N", "--alpha1", "--alpha2", "--batch", "--activation", "--target",
+                   "--seed", "--json", "--float32", "--null"):
+        assert option in help_text
+
+
+@pytest.mark.parametrize("args,word", [
+    (["--alpha1", "0.6"], "alpha1"), (["--N", "0"], "N"), (["--N", "abc"], "--N"),
+    (["--activation", "swish"], "activation"), (["--target", "he9"], "he9"),
+    (["--batch", "new"], "batch"), (["--N", "400000"], "memory"),
+])
+def test_cli_bad_input_exit_code_2_one_line(args, word):
+    res = _cli("simulate", *args)
+    assert res.returncode == 2
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and word in lines[0] and "Traceback" not in res.stderr
+
+
+def test_same_seed_bitwise_identical_and_seeds_differ():
+    r1 = cp.run_two_steps(N=150, batch="fresh", target="he1+he3", seed=7, noise=0.3)
+    r2 = cp.run_two_steps(N=150, batch="fresh", target="he1+he3", seed=7, noise=0.3)
+    r3 = cp.run_two_steps(N=150, batch="fresh", target="he1+he3", seed=8, noise=0.3)
+    for name in ("W0", "W1", "W2", "a", "X1", "y1", "X2", "y2"):
+        assert np.array_equal(getattr(r1, name), getattr(r2, name)), name
+    assert not np.array_equal(r1.W2, r3.W2)
+    np.testing.assert_array_equal(cp.singular_values(r1.W2, 4), cp.singular_values(r2.W2, 4))
+
+
+def test_batch_mode_keeps_initialization_and_first_batch():
+    reused = cp.run_two_steps(N=100, batch="reused", seed=3)
+    fresh = cp.run_two_steps(N=100, batch="fresh", seed=3)
+    assert np.array_equal(reused.W1, fresh.W1)
+
+
+def test_float32_singular_values_agree_with_float64():
+    kw = dict(N=400, alpha1=0.35, alpha2=0.45, target="he1+he3", seed=0)
+    r64 = cp.run_two_steps(**kw)
+    r32 = cp.run_two_steps(**kw, dtype="float32")
+    assert r32.W2.dtype == np.float32
+    s64 = cp.singular_values(r64.W2, 8)
+    s32 = cp.singular_values(r32.W2.astype(np.float64), 8)
+    np.testing.assert_allclose(s32, s64, rtol=1e-4)

@@ -1,0 +1,105 @@
+"""Predictions of SPEC section 3: Lambda, spike exponents, spiked rectangular formulas."""
+
+import math
+
+import numpy as np
+import pytest
+
+import companion as cp
+
+
+def test_lambda_on_a_grid_matches_the_formula():
+    grid = np.round(np.arange(0, 0.5, 0.01), 10)
+    for a1 in grid:
+        for a2 in grid:
+            # exact rational arithmetic on the hundredths grid: floor(100 a2 / (50 - 100 a1))
+            expected = (round(100 * a2)) // (50 - round(100 * a1))
+            assert cp.lambda_count(a1, a2) == expected, (a1, a2)
+            assert (cp.lambda_count(a1, a2) == 0) == (a1 + a2 < 0.5 - 1e-12)
+            assert (cp.lambda_count(a1, a2) >= 2) == (2 * a1 + a2 >= 1 - 1e-12)
+
+
+@pytest.mark.parametrize("a1,a2,lam", [(0.0, 0.0, 0), (0.25, 0.25, 1), (0.35, 0.45, 3),
+                                       (0.2, 0.45, 1), (0.4, 0.2, 2), (0.3, 0.199, 0),
+                                       (0.45, 0.499, 9), (0.2, 0.3, 1), (0.25, 0.499, 1)])
+def test_lambda_at_its_edges(a1, a2, lam):
+    assert cp.lambda_count(a1, a2) == lam
+    assert cp.n_spikes(a1, a2) == lam + 1
+
+
+def test_lambda_capped_by_polynomial_degree():
+    assert cp.lambda_count(0.45, 0.45, L=3) == 2
+    assert cp.lambda_count(0.45, 0.45, L=1) == 0
+    assert cp.phase_region(0.1, 0.1) == "one-step"
+    assert cp.phase_region(0.35, 0.45) == "Lambda=3"
+    np.testing.assert_allclose(cp.lambda_boundary(2, [0.25, 0.4]), [0.5, 0.2])
+
+
+def test_spike_exponents():
+    assert cp.spike_exponent(0.35, 0.45, 0) == pytest.approx(0.45)
+    assert cp.spike_exponent(0.35, 0.45, 1) == pytest.approx(0.30)
+    assert cp.spike_exponent(0.35, 0.45, 2) == pytest.approx(0.15)
+    # term k survives iff its exponent is >= 0, i.e. k <= Lambda
+    for a1, a2 in [(0.35, 0.45), (0.2, 0.45), (0.4, 0.25)]:
+        lam = cp.lambda_count(a1, a2)
+        assert cp.spike_exponent(a1, a2, lam) >= -1e-12
+        assert cp.spike_exponent(a1, a2, lam + 1) < 0
+
+
+def test_spiked_rectangular_square_case_and_threshold():
+    out = cp.spiked_rectangular(2.0, 1000, 1000)
+    assert out["s1"] == pytest.approx(2.5)
+    assert out["left_overlap2"] == pytest.approx(0.75)
+    assert out["right_overlap2"] == pytest.approx(0.75)
+    below = cp.spiked_rectangular(0.9, 1000, 1000)
+    assert not below["detectable"] and below["s1"] == pytest.approx(2.0)
+    # continuity at the threshold theta = c^(1/4) for c = N/d = 0.5
+    at = cp.spiked_rectangular(0.5 ** 0.25 * (1 + 1e-9), 500, 1000)
+    assert at["s1"] == pytest.approx(1 + math.sqrt(0.5), rel=1e-6)
+    assert at["right_overlap2"] == pytest.approx(0.0, abs=1e-6)
+
+
+@pytest.mark.parametrize("N,d", [(400, 1200), (1200, 400)])
+def test_spiked_rectangular_against_simulation(N, d):
+    """The N <= d formula and its transposed N > d version, on W0 + theta u v^T."""
+    rng = np.random.default_rng(5)
+    theta = 2.5
+    W0, _ = cp.init_network(N, d, rng)
+    u = rng.standard_normal(N); u /= np.linalg.norm(u)
+    v = rng.standard_normal(d); v /= np.linalg.norm(v)
+    U, s, Vt = cp.top_singular(W0 + theta * np.outer(u, v), 1)
+    pred = cp.spiked_rectangular(theta, N, d)
+    assert s[0] == pytest.approx(pred["s1"], rel=0.02)
+    assert (U[:, 0] @ u) ** 2 == pytest.approx(pred["left_overlap2"], abs=0.04)
+    assert (Vt[0] @ v) ** 2 == pytest.approx(pred["right_overlap2"], abs=0.04)
+
+
+def test_one_step_spike_at_eta_2_N_2000():
+    """SPEC 3.1: W1 = W0 + 2 G(W0), He_1 target, tanh, N = d = n = 2000."""
+    run = cp.run_two_steps(N=2000, alpha1=0.0, alpha2=0.0, c1=2.0, target="he1", seed=0)
+    _, s, Vt = cp.top_singular(run.W1, 1)
+    pred = cp.one_step_prediction(2.0, run.target, "tanh", N=2000,
+                                  a_norm=float(np.linalg.norm(run.a)))
+    assert s[0] == pytest.approx(pred["s1"], rel=0.03)
+    cos2 = cp.cos2_with_directions(Vt, run.target.directions)[0, 0]
+    assert cos2 == pytest.approx(pred["cos2"], abs=0.05)
+
+
+def test_first_direction_alignment_formulas():
+    assert cp.first_direction_alignment("reused", 1.0, 1.0, 1.0)[0] == pytest.approx(0.5)
+    assert cp.first_direction_alignment("fresh", 1.0, 1.0, 1.0, 3.0, 3.0)[0] == pytest.approx(2 / 3)
+    assert cp.u1_alignment([1.0, 0.0], 2.0)[0] == pytest.approx(1 / 3)
+
+
+def test_learnability_predicate():
+    rng = np.random.default_rng(0)
+    tgt = cp.make_target("he1+he2+he3", 50, rng)
+    learn = lambda batch, a1, a2, act="tanh": [cp.is_learnable(tgt, k, batch, a1, a2, act)
+                                              for k in range(3)]
+    assert learn("fresh", 0.35, 0.45) == [True, False, False]
+    assert learn("reused", 0.35, 0.45) == [True, False, True]    # Lambda = 3 >= 2
+    assert learn("reused", 0.20, 0.45) == [True, False, False]   # Lambda = 1
+    assert learn("reused", 0.35, 0.45, "relu") == [True, False, False]  # kappa = 0
+    mixed = cp.make_target([lambda z: (z**2 - 1) / np.sqrt(2) + (z**3 - 3 * z) / np.sqrt(6)], 50, rng)
+    assert cp.is_learnable(mixed, 0, "reused", 0.35, 0.45)
+    assert not cp.is_learnable(mixed, 0, "fresh", 0.35, 0.45)

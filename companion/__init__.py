@@ -7,7 +7,7 @@ from .activations import Activation, get_activation, hermite_activation, shifted
 from .alignment import (a_power_basis, cos2_with_directions, left_overlaps, subspace_projection,
                         term_sizes)
 from .network import (TwoStepRun, correlation_loss, gradient, init_network, run_two_steps,
-                      step_size)
+                      step_size, two_step_update)
 from .spectra import (count_outliers, count_outliers_against_null, mp_edges,
                       mp_singular_value_density, singular_values, top_singular)
 from .targets import Link, Target, make_link, make_target

@@ -65,18 +65,34 @@ def gradient(W, a, X, y, activation="tanh", block_rows: int = _BLOCK_ROWS) -> np
     act = get_activation(activation)
     dt = W.dtype
     X = X.astype(dt, copy=False)
-    y_over_n = (y / n).astype(dt, copy=False)
     a = a.astype(dt, copy=False)
+    # diag(y)/n folded into X once (n x d), so each block needs only sigma' and two products.
+    Xy = X * (y / n).astype(dt, copy=False)[:, None]
     G = np.empty((N, d), dtype=dt)
-    block_rows = positive_int(block_rows, "block_rows")
+    block_rows = min(positive_int(block_rows, "block_rows"), N)
+    P = np.empty((block_rows, n), dtype=dt)         # one block of pre-activations, reused
     for start in range(0, N, block_rows):
         stop = min(start + block_rows, N)
-        P = W[start:stop] @ X.T                     # pre-activations, block x n
-        act.prime_inplace(P)                        # sigma'(W X^T)
-        P *= y_over_n                               # diag(y) / n on the right
-        P *= a[start:stop, None]                    # diag(a) on the left
-        np.matmul(P, X, out=G[start:stop])
+        Pb = P[: stop - start]
+        np.matmul(W[start:stop], X.T, out=Pb)       # pre-activations W X^T
+        act.prime_inplace(Pb)                       # sigma'(W X^T)
+        np.matmul(Pb, Xy, out=G[start:stop])        # sigma'(W X^T) diag(y) X / n
+        G[start:stop] *= a[start:stop, None]        # diag(a) on the left
     return G
+
+
+def two_step_update(W0, a, X1, y1, eta1: float, eta2: float, activation="tanh",
+                    X2=None, y2=None) -> tuple[np.ndarray, np.ndarray]:
+    """(W1, W2) from W0: W1 = W0 + eta1 G(W0; X1, y1), then W2 = W1 + eta2 G(W1; X2, y2),
+    where (X2, y2) = (X1, y1) for a reused batch (leave them None) or a fresh batch
+    (SPEC section 2). Four N x n x d products and two sigma' evaluations in all."""
+    if (X2 is None) != (y2 is None):
+        raise ValueError("X2 and y2 must be given together (fresh batch) or both left out (reused)")
+    W1 = _add_step(W0, eta1, gradient(W0, a, X1, y1, activation))
+    if X2 is None:
+        X2, y2 = X1, y1
+    W2 = _add_step(W1, eta2, gradient(W1, a, X2, y2, activation))
+    return W1, W2
 
 
 def correlation_loss(W, a, X, y, activation="tanh") -> float:
@@ -133,10 +149,10 @@ def _add_step(W, eta, G):
 
 
 def estimate_run_bytes(N: int, d: int, n: int, batch: str, itemsize: int = 8) -> int:
-    """Peak memory of :func:`run_two_steps`: W0, W1, W2, one or two batches and one block of
-    sigma'(W X^T)."""
+    """Peak memory of :func:`run_two_steps`: W0, W1, W2, one or two batches, the batch scaled
+    by y and one block of sigma'(W X^T)."""
     batches = 2 if batch == "fresh" else 1
-    return itemsize * (3 * N * d + batches * n * (d + 1) + min(N, _BLOCK_ROWS) * n + N)
+    return itemsize * (3 * N * d + (batches + 1) * n * (d + 1) + min(N, _BLOCK_ROWS) * n + N)
 
 
 def run_two_steps(N: int = 1000, d: int | None = None, n: int | None = None,
@@ -182,12 +198,7 @@ def run_two_steps(N: int = 1000, d: int | None = None, n: int | None = None,
         return X, y
 
     X1, y1 = batch_of(s_b1)
-    W1 = _add_step(W0, eta1, gradient(W0, a, X1, y1, act))
-    if batch == "reused":
-        X2 = y2 = None
-        W2 = _add_step(W1, eta2, gradient(W1, a, X1, y1, act))
-    else:
-        X2, y2 = batch_of(s_b2)
-        W2 = _add_step(W1, eta2, gradient(W1, a, X2, y2, act))
+    X2, y2 = batch_of(s_b2) if batch == "fresh" else (None, None)
+    W1, W2 = two_step_update(W0, a, X1, y1, eta1, eta2, act, X2, y2)
     return TwoStepRun(W0, W1, W2, a, X1, y1, X2, y2, tgt, act, eta1, eta2, alpha1, alpha2,
                       batch, int(seed))

@@ -1,0 +1,236 @@
+"""Benchmarks of the companion (issue: performance and scale). Not part of the test suite.
+
+    python benchmarks/run.py            # everything, about 10-15 minutes on 2 cores
+    python benchmarks/run.py --quick    # smaller sizes, a smoke run of the same code
+
+Every figure is a median over repetitions, reported as a ratio against a baseline timed in the
+same process on the same arrays:
+
+1. baseline a researcher would write: PyTorch autograd (`loss.backward()` on the correlation
+   loss) for the two steps, then `torch.linalg.svdvals(W2)`, against companion's two steps plus
+   the spectrum the book needs (top-k Lanczos; a full spectrum for histograms is a second row);
+2. the floor: companion's two-step update against the four N x n x d matrix products it
+   cannot avoid;
+3. scale: wall time and peak resident memory of a full N = d = n = 8192 reused run with the
+   top-16 singular values and all alignments, float64 and float32 (each in a fresh process);
+4. the book: time to execute each chapter at its default sizes.
+
+Results are printed as a table and written to benchmarks/results.json with the machine's
+description (CPU, cores, BLAS and its threads).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+import companion as cp  # noqa: E402
+
+
+def median_time(fn, repeats: int) -> tuple[float, list[float]]:
+    times = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times), times
+
+
+def machine() -> dict:
+    from threadpoolctl import threadpool_info
+
+    cpu = platform.processor()
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    info = {"cpu": cpu, "cores": os.cpu_count(), "python": platform.python_version(),
+            "numpy": np.__version__,
+            "blas": [{k: p.get(k) for k in ("internal_api", "version", "architecture",
+                                             "num_threads")} for p in threadpool_info()]}
+    try:
+        import torch
+        info["torch"] = torch.__version__
+        info["torch_threads"] = torch.get_num_threads()
+    except ImportError:
+        info["torch"] = None
+    return info
+
+
+def problem(N: int, seed: int = 0):
+    rng = np.random.default_rng(seed)
+    W0, a = cp.init_network(N, N, rng)
+    target = cp.make_target("he1+he3", N, rng)
+    X, y = target.sample(N, rng)
+    return W0, a, X, y, target
+
+
+# -- 1. against PyTorch autograd --------------------------------------------------------------
+def torch_two_steps_svdvals(W0, a, X, y, eta1, eta2):
+    import torch
+
+    Wt = torch.from_numpy(W0.copy())
+    at, Xt, yt = torch.from_numpy(a), torch.from_numpy(X), torch.from_numpy(y)
+    for eta in (eta1, eta2):
+        W = Wt.clone().requires_grad_(True)
+        loss = -(yt * (torch.tanh(Xt @ W.T) @ at)).mean()   # correlation loss
+        loss.backward()
+        with torch.no_grad():
+            Wt = W - eta * W.grad
+    return torch.linalg.svdvals(Wt).numpy()
+
+
+def bench_vs_torch(N: int, repeats: int) -> dict:
+    W0, a, X, y, _ = problem(N)
+    eta1, eta2 = N ** 0.35, N ** 0.45
+    out = {"N": N}
+
+    def ours_topk():
+        _, W2 = cp.two_step_update(W0, a, X, y, eta1, eta2)
+        return cp.singular_values(W2, 16)
+
+    def ours_full():
+        _, W2 = cp.two_step_update(W0, a, X, y, eta1, eta2)
+        return cp.singular_values(W2)
+
+    s_torch = torch_two_steps_svdvals(W0, a, X, y, eta1, eta2)
+    s_ours = ours_full()
+    out["max_rel_diff_singular_values"] = float(np.max(np.abs(s_torch - s_ours) / s_ours[0]))
+    out["torch_s"], out["torch_times"] = median_time(
+        lambda: torch_two_steps_svdvals(W0, a, X, y, eta1, eta2), repeats)
+    out["ours_topk_s"], out["ours_topk_times"] = median_time(ours_topk, repeats)
+    out["ours_full_s"], out["ours_full_times"] = median_time(ours_full, repeats)
+    out["ratio_topk"] = out["ours_topk_s"] / out["torch_s"]
+    out["ratio_full"] = out["ours_full_s"] / out["torch_s"]
+    return out
+
+
+# -- 2. against the four unavoidable products -------------------------------------------------
+def bench_vs_floor(N: int, repeats: int) -> dict:
+    W0, a, X, y, _ = problem(N)
+    eta1, eta2 = N ** 0.35, N ** 0.45
+    P = np.empty((N, N))
+    G = np.empty((N, N))
+
+    def four_products():
+        for _ in range(2):
+            np.matmul(W0, X.T, out=P)
+            np.matmul(P, X, out=G)
+
+    def ours():
+        cp.two_step_update(W0, a, X, y, eta1, eta2)
+
+    floor_s, floor_times = median_time(four_products, repeats)
+    ours_s, ours_times = median_time(ours, repeats)
+    return {"N": N, "floor_s": floor_s, "floor_times": floor_times, "ours_s": ours_s,
+            "ours_times": ours_times, "ratio": ours_s / floor_s}
+
+
+# -- 3. scale ----------------------------------------------------------------------------------
+SCALE_SCRIPT = r"""
+import json, resource, sys, time
+import numpy as np
+import companion as cp
+N, dtype = int(sys.argv[1]), sys.argv[2]
+t0 = time.perf_counter()
+run = cp.run_two_steps(N=N, alpha1=0.35, alpha2=0.45, batch="reused", target="he1+he3",
+                       seed=0, dtype=dtype)
+t_steps = time.perf_counter() - t0
+U, s, Vt = cp.top_singular(run.W2, 16)
+cos2 = cp.cos2_with_directions(Vt, run.target.directions)
+proj = cp.subspace_projection(Vt[:4], run.target.directions)
+terms = cp.term_sizes(run.W2 - run.W0, run.a, 4)
+total = time.perf_counter() - t0
+print(json.dumps({"N": N, "dtype": dtype, "steps_s": t_steps, "total_s": total,
+                  "peak_rss_gib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20,
+                  "top_singular_values": [float(v) for v in s],
+                  "top4_projection": [float(v) for v in proj]}))
+"""
+
+
+def bench_scale(N: int) -> list[dict]:
+    rows = []
+    for dtype in ("float64", "float32"):
+        res = subprocess.run([sys.executable, "-c", SCALE_SCRIPT, str(N), dtype],
+                             capture_output=True, text=True, cwd=ROOT, check=True)
+        rows.append(json.loads(res.stdout))
+    return rows
+
+
+# -- 4. the book -------------------------------------------------------------------------------
+def bench_book() -> dict:
+    import nbformat
+    from nbclient import NotebookClient
+
+    times = {}
+    for nb_path in sorted((ROOT / "book").glob("*.ipynb")):
+        nb = nbformat.read(nb_path, as_version=4)
+        t0 = time.perf_counter()
+        NotebookClient(nb, timeout=600, kernel_name="python3",
+                       resources={"metadata": {"path": str(nb_path.parent)}}).execute()
+        times[nb_path.stem] = time.perf_counter() - t0
+    times["total"] = sum(times.values())
+    return times
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="small sizes, one repetition")
+    parser.add_argument("--skip-book", action="store_true", help="do not time the chapters")
+    parser.add_argument("--out", default=str(ROOT / "benchmarks" / "results.json"))
+    args = parser.parse_args()
+    q = args.quick
+    results = {"machine": machine(), "date": time.strftime("%Y-%m-%d")}
+    print("machine:", json.dumps(results["machine"]))
+
+    r = bench_vs_torch(512 if q else 2048, 1 if q else 3)
+    results["vs_torch"] = r
+    print(f"\n1. vs PyTorch autograd + svdvals, N = d = n = {r['N']} (float64, reused, tanh)")
+    print(f"   torch {r['torch_s']:.2f} s | companion two steps + top-16 {r['ours_topk_s']:.2f} s "
+          f"(ratio {r['ratio_topk']:.3f}) | + full spectrum {r['ours_full_s']:.2f} s "
+          f"(ratio {r['ratio_full']:.3f}); singular values agree to "
+          f"{r['max_rel_diff_singular_values']:.1e}")
+
+    r = bench_vs_floor(1024 if q else 4096, 1 if q else 5)
+    results["vs_floor"] = r
+    print(f"\n2. vs the four N x n x d products, N = d = n = {r['N']}")
+    print(f"   four products {r['floor_s']:.2f} s | companion two-step update {r['ours_s']:.2f} s "
+          f"(ratio {r['ratio']:.3f})")
+
+    rows = bench_scale(1024 if q else 8192)
+    results["scale"] = rows
+    print(f"\n3. scale: full reused run, top-16 singular values and alignments")
+    for row in rows:
+        print(f"   N = {row['N']} {row['dtype']}: steps {row['steps_s']:.1f} s, total "
+              f"{row['total_s']:.1f} s, peak RSS {row['peak_rss_gib']:.2f} GiB")
+    s64, s32 = (np.array(r_["top_singular_values"]) for r_ in rows)
+    results["scale_float32_max_rel_diff"] = float(np.max(np.abs(s32 - s64) / s64))
+    print(f"   float32 vs float64 top-16 singular values: max relative difference "
+          f"{results['scale_float32_max_rel_diff']:.1e}")
+
+    if not args.skip_book:
+        results["book"] = bench_book()
+        print("\n4. the book at default sizes (seconds):",
+              ", ".join(f"{k} {v:.0f}" for k, v in results["book"].items()))
+
+    Path(args.out).write_text(json.dumps(results, indent=2) + "\n")
+    print(f"\nwritten to {args.out}")
+
+
+if __name__ == "__main__":
+    main()

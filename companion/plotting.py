@@ -150,7 +150,7 @@ def mp_singular_value_density(s, phi: float):
 
 
 def spectrum_histogram(ax, singular_values: Sequence[float], phi: float,
-                       outliers_edge: float | None = None, bins: int = 60,
+                       outliers_edge: float | None = None, bins: int | None = None,
                        label: str = "singular values", color: str | None = None):
     """Histogram of singular values with the Marchenko-Pastur law drawn over it.
 
@@ -172,6 +172,8 @@ def spectrum_histogram(ax, singular_values: Sequence[float], phi: float,
     outliers = s[:0] if outliers_edge is None else s[s > outliers_edge]
 
     # Normalise so the bars integrate to len(bulk)/len(s), as the density of all values.
+    if bins is None:
+        bins = int(np.clip(len(bulk) // 20, 15, 60))
     weights = np.full(bulk.shape, 1.0 / max(len(s), 1))
     counts, edges = np.histogram(bulk, bins=bins, weights=weights)
     widths = np.diff(edges)
@@ -192,5 +194,5 @@ def spectrum_histogram(ax, singular_values: Sequence[float], phi: float,
     ax.set_xlabel("singular value")
     ax.set_ylabel("density")
     ax.set_ylim(bottom=0)
-    ax.legend(loc="upper right")
+    ax.legend(loc="best")
     return int(len(outliers))

@@ -1,0 +1,245 @@
+"""Tests of the book: stored outputs, nbval re-execution, and the strict build.
+
+* every chapter listed in ``_toc.yml`` exists, and every notebook in ``book/`` is listed;
+* every code cell of every chapter notebook has been executed (in order, in one run) and
+  the notebook stores its outputs, so that nbval has something to compare;
+* nbval re-executes every chapter notebook and compares its outputs with the stored ones,
+  sanitized by ``tests/nbval_sanitize.cfg`` (memory addresses, timings, float digits
+  beyond the sixth decimal); embedded images are not compared, numbers are;
+* a strict build (``jupyter-book build --all -W -n --keep-going .``) produces a page for
+  every chapter, with at least as many figures as the notebook stores images, MathJax
+  loaded exactly once and from the book itself.
+
+The build is run once per session, only when ``_build/html`` is missing or older than a
+chapter, the configuration or the ``companion`` package; otherwise the existing build
+(normally from ``make book``) is checked. All tests here carry the ``book`` marker:
+``pytest -m book`` runs only them, ``pytest -m "not book"`` skips them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+pytestmark = pytest.mark.book
+
+ROOT = Path(__file__).resolve().parents[1]
+HTML = ROOT / "_build" / "html"
+SANITIZE = ROOT / "tests" / "nbval_sanitize.cfg"
+# `jupyter-book build --all -W -n --keep-going .` through the current interpreter.
+BUILD_CMD = ["-c", "import sys; from jupyter_book.cli.main import main; sys.exit(main())",
+             "build", "--all", "-W", "-n", "--keep-going", "."]
+MATHJAX_FILE = "tex-mml-svg.js"
+
+
+def _toc_files() -> list[str]:
+    """Every file of _toc.yml (root first, then in reading order), without extension."""
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+    files = [toc["root"]]
+
+    def walk(entries):
+        for entry in entries or []:
+            if "file" in entry:
+                files.append(entry["file"])
+            walk(entry.get("sections"))
+
+    for part in toc.get("parts", []):
+        walk(part.get("chapters"))
+    walk(toc.get("chapters"))
+    return files
+
+
+def _source(stem: str) -> Path:
+    for suffix in (".ipynb", ".md"):
+        path = ROOT / (stem + suffix)
+        if path.exists():
+            return path
+    raise FileNotFoundError(f"{stem} is listed in _toc.yml but neither {stem}.ipynb nor {stem}.md exists")
+
+
+TOC = _toc_files()
+NOTEBOOKS = [stem for stem in TOC if (ROOT / (stem + ".ipynb")).exists()]
+
+
+def _read_nb(stem: str) -> dict:
+    return json.loads((ROOT / (stem + ".ipynb")).read_text())
+
+
+def _code_cells(nb: dict) -> list[dict]:
+    return [cell for cell in nb["cells"] if cell["cell_type"] == "code"]
+
+
+def _image_outputs(nb: dict) -> int:
+    """Number of stored image outputs: displayed figures (image/png) and glued figures
+    (application/papermill.record/image/png) alike."""
+    return sum(1 for cell in _code_cells(nb) for out in cell.get("outputs", [])
+               if any(key.endswith(("image/png", "image/jpeg")) for key in out.get("data", {})))
+
+
+def _clean_env() -> dict:
+    """The environment for subprocesses: never a forced matplotlib backend (MPLBACKEND=Agg
+    would make every figure disappear from the book while the build still passes)."""
+    env = dict(os.environ)
+    env.pop("MPLBACKEND", None)
+    return env
+
+
+# --- the table of contents -------------------------------------------------------------------
+
+@pytest.mark.parametrize("stem", TOC)
+def test_toc_entry_exists(stem):
+    assert _source(stem).exists()
+
+
+def test_every_chapter_notebook_is_in_the_toc():
+    # only_build_toc_files: true silently drops a notebook that is not listed.
+    listed = {str(ROOT / stem) for stem in TOC}
+    orphans = [p.name for p in sorted((ROOT / "book").glob("*.ipynb"))
+               if str(p.with_suffix("")) not in listed]
+    assert not orphans, f"notebooks in book/ missing from _toc.yml: {orphans}"
+
+
+def test_no_code_selects_a_matplotlib_backend():
+    pattern = re.compile(r"matplotlib\.use\(|MPLBACKEND|switch_backend\(|backend_agg")
+    offenders = []
+    for stem in NOTEBOOKS:
+        for i, cell in enumerate(_code_cells(_read_nb(stem))):
+            if pattern.search("".join(cell["source"])):
+                offenders.append(f"{stem}.ipynb, code cell {i + 1}")
+    for path in sorted((ROOT / "companion").rglob("*.py")):
+        if pattern.search(path.read_text()):
+            offenders.append(str(path.relative_to(ROOT)))
+    assert not offenders, f"these select a matplotlib backend (figures would vanish): {offenders}"
+
+
+# --- stored outputs --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("stem", NOTEBOOKS)
+def test_notebook_executed_with_outputs_stored(stem):
+    cells = _code_cells(_read_nb(stem))
+    if not cells:
+        pytest.skip(f"{stem}.ipynb has no code cells (placeholder)")
+    counts = [cell.get("execution_count") for cell in cells]
+    unrun = [i + 1 for i, c in enumerate(counts) if c is None]
+    assert not unrun, (f"{stem}.ipynb: code cells {unrun} were never executed; run "
+                       f"`.venv/bin/jupyter execute --inplace {stem}.ipynb` and commit")
+    assert counts == list(range(1, len(cells) + 1)), (
+        f"{stem}.ipynb: execution counts {counts} are not 1..{len(cells)}: the stored outputs "
+        f"do not come from one top-to-bottom run; re-run with `jupyter execute --inplace`")
+    assert any(cell.get("outputs") for cell in cells), f"{stem}.ipynb stores no outputs"
+    errors = [i + 1 for i, cell in enumerate(cells)
+              for out in cell.get("outputs", []) if out.get("output_type") == "error"]
+    assert not errors, f"{stem}.ipynb: code cells {errors} store an error"
+
+
+@pytest.mark.parametrize("stem", NOTEBOOKS)
+def test_no_cell_relies_on_a_trailing_semicolon(stem):
+    """nbval executes cells with store_history=False, where IPython ignores a trailing ';':
+    the fresh run then shows an output (``<matplotlib.legend.Legend at 0x...>``) that the
+    stored notebook does not have. Assign instead (``_ = ax.legend()``) or end with
+    ``plt.show()``."""
+    offenders = []
+    for i, cell in enumerate(_code_cells(_read_nb(stem))):
+        lines = [ln.split("#")[0].rstrip() for ln in "".join(cell["source"]).splitlines()]
+        lines = [ln for ln in lines if ln]
+        if lines and lines[-1].endswith(";"):
+            offenders.append(i + 1)
+    assert not offenders, (f"{stem}.ipynb: code cells {offenders} end with ';' (nbval shows the "
+                           f"value anyway); assign it (`_ = ...`) instead")
+
+
+# --- nbval ------------------------------------------------------------------------------------
+
+@pytest.fixture(scope="session")
+def warm_matplotlib():
+    """Build matplotlib's font cache outside the notebooks: on a fresh machine its first
+    import writes a notice to stderr, which nbval would count as an unexpected output."""
+    subprocess.run([sys.executable, "-c", "import matplotlib.pyplot, seaborn"], cwd=ROOT,
+                   env=_clean_env(), capture_output=True, check=True, timeout=600)
+
+
+@pytest.mark.parametrize("stem", NOTEBOOKS)
+def test_nbval(stem, warm_matplotlib):
+    if not _code_cells(_read_nb(stem)):
+        pytest.skip(f"{stem}.ipynb has no code cells (placeholder)")
+    cmd = [sys.executable, "-m", "pytest", "--nbval", "--nbval-current-env",
+           "--nbval-sanitize-with", str(SANITIZE.relative_to(ROOT)),
+           "--nbval-cell-timeout", "600", "-p", "no:cacheprovider", "-q",
+           stem + ".ipynb"]
+    proc = subprocess.run(cmd, cwd=ROOT, env=_clean_env(), capture_output=True, text=True,
+                          timeout=1800)
+    assert proc.returncode == 0, (
+        f"nbval failed on {stem}.ipynb (exit {proc.returncode}); the stored outputs differ from a "
+        f"fresh run. Re-execute with `.venv/bin/jupyter execute --inplace {stem}.ipynb` if the "
+        f"change is intended.\n{proc.stdout[-6000:]}\n{proc.stderr[-2000:]}")
+
+
+# --- the strict build -------------------------------------------------------------------------
+
+def _build_inputs() -> list[Path]:
+    inputs = [ROOT / "_config.yml", ROOT / "_toc.yml", ROOT / "book" / "references.bib"]
+    inputs += [_source(stem) for stem in TOC]
+    inputs += sorted((ROOT / "companion").rglob("*.py"))
+    inputs += sorted((ROOT / "_mathjax").glob("*"))
+    return [p for p in inputs if p.exists()]
+
+
+@pytest.fixture(scope="session")
+def built_book() -> Path:
+    """``_build/html`` from a strict build: reused when newer than every input, else rebuilt."""
+    stamp = HTML / "searchindex.js"  # rewritten by every build
+    newest_input = max(p.stat().st_mtime for p in _build_inputs())
+    if not stamp.exists() or stamp.stat().st_mtime < newest_input:
+        subprocess.run([sys.executable, "-c", "import matplotlib.pyplot, seaborn"], cwd=ROOT,
+                       env=_clean_env(), capture_output=True, timeout=600)
+        proc = subprocess.run([sys.executable, *BUILD_CMD], cwd=ROOT, env=_clean_env(),
+                              capture_output=True, text=True, timeout=3600)
+        assert proc.returncode == 0, (f"strict build failed (exit {proc.returncode}):\n"
+                                      f"{proc.stdout[-8000:]}\n{proc.stderr[-4000:]}")
+    return HTML
+
+
+@pytest.mark.parametrize("stem", TOC)
+def test_chapter_page_built(built_book, stem):
+    page = built_book / (stem + ".html")
+    assert page.exists(), f"the build produced no page for {stem}"
+    assert "<h1" in page.read_text(), f"{page} has no title"
+
+
+@pytest.mark.parametrize("stem", NOTEBOOKS)
+def test_chapter_page_shows_its_figures(built_book, stem):
+    page = built_book / (stem + ".html")
+    html = page.read_text()
+    srcs = re.findall(r'<img[^>]*\ssrc="([^"]*_images/[^"]+)"', html)
+    expected = _image_outputs(_read_nb(stem))
+    assert len(srcs) >= expected, (
+        f"{page.name} shows {len(srcs)} figures but {stem}.ipynb stores {expected} images: a figure "
+        f"was lost (a glued figure never placed with {{glue:figure}}, a removed output, or a "
+        f"non-inline matplotlib backend)")
+    missing = [s for s in srcs if not (page.parent / s).resolve().exists()]
+    assert not missing, f"{page.name} links to missing image files {missing}"
+
+
+@pytest.mark.parametrize("stem", TOC)
+def test_mathjax_loaded_once_from_the_book(built_book, stem):
+    """Sphinx adds MathJax only to pages with math: there exactly once, from the book's own
+    copy (no CDN; a second copy, e.g. from a _static/ folder, renders math twice)."""
+    html = (built_book / (stem + ".html")).read_text()
+    scripts = re.findall(r"<script[^>]*src=\"([^\"]*(?:mathjax|tex-[a-z-]+\.js)[^\"]*)\"",
+                         html, flags=re.IGNORECASE)
+    expected = 1 if re.search(r'class="[^"]*\bmath\b', html) else 0
+    assert len(scripts) == expected and all(MATHJAX_FILE in s and "//" not in s for s in scripts), (
+        f"{stem}: expected MathJax {expected} time(s), from _static/{MATHJAX_FILE}; found {scripts}")
+    assert (built_book / "_static" / MATHJAX_FILE).exists()
+
+
+def test_references_page_lists_the_paper(built_book):
+    html = (built_book / "book" / "references.html").read_text()
+    assert "2605.17767" in html and "two vs. one step" in html.lower()

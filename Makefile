@@ -17,8 +17,13 @@ venv: $(BIN)/activate
 test: venv
 	$(BIN)/python -m pytest
 
+# --all: every page is re-read and every chapter re-executed, so a change in companion/ is never
+# shown with stale numbers and every warning is raised again. The first import builds
+# matplotlib's font cache, whose notice on stderr would otherwise fail a chapter on a fresh
+# machine; MPLBACKEND is unset because a forced backend (Agg) silently drops every figure.
 book: venv
-	$(BIN)/jupyter-book build -W -n --keep-going .
+	$(BIN)/python -c "import matplotlib.pyplot, seaborn"
+	env -u MPLBACKEND $(BIN)/jupyter-book build --all -W -n --keep-going .
 
 clean:
 	rm -rf _build

@@ -119,7 +119,7 @@ def spike_growth_table(settings: Sequence[tuple[float, float]], k_max: int = 3,
             "N_for_factor": []}
     for a1, a2 in settings:
         for k in range(1, min(k_max, lambda_count(a1, a2)) + 1):
-            e = round(spike_exponent(a1, a2, k), 12)  # 0.45 - 3 * 0.15 is -5.6e-17
+            e = round(spike_exponent(a1, a2, k), 12) + 0.0  # 0.45 - 3 * 0.15 is -5.6e-17
             rows["alpha1"].append(a1)
             rows["alpha2"].append(a2)
             rows["k"].append(k)

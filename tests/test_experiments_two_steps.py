@@ -1,0 +1,121 @@
+"""Tests of companion.experiments.two_steps (chapter "Two steps: a spiked spectrum"; SPEC 3.2,
+E3, E4, E5, E10). Small sizes (N <= 500): shapes, seeds, and science checks that can fail."""
+
+import numpy as np
+import pytest
+
+import companion as cp
+from companion.experiments import two_steps as ex
+
+
+def test_fit_slopes_recovers_a_power_law():
+    Ns = np.array([100, 200, 400, 800])
+    sizes = np.stack([3.0 * Ns ** 0.25, 0.5 * Ns ** -0.4], axis=1)     # (len(Ns), 2)
+    np.testing.assert_allclose(ex.fit_slopes(Ns, sizes), [0.25, -0.4], atol=1e-12)
+
+
+def test_present_terms_parity_and_cap():
+    # tanh is odd: only even orders k <= Lambda survive (SPEC pitfall 4).
+    assert cp.lambda_count(0.45, 0.45) == 9
+    assert ex.present_terms(0.45, 0.45, "tanh") == [2, 4, 6, 8]
+    assert ex.present_terms(0.20, 0.45, "tanh") == []          # Lambda = 1, k = 1 absent
+    # tanh(z + 1/2) is not odd: every order exists.
+    assert ex.present_terms(0.35, 0.45, "shifted_tanh") == [1, 2, 3]
+    # A polynomial of degree L caps Lambda at L - 1; He_2 has no third derivative.
+    assert ex.present_terms(0.45, 0.45, "hermite:0,1,1", batch="fresh") == [1]
+    assert ex.present_terms(0.10, 0.10, "shifted_tanh") == []  # Lambda = 0
+
+
+def test_sweep_shapes_and_reproducible():
+    kw = dict(K=3, batch="reused", activation="tanh", target="he1")
+    a = ex.two_step_sweep([100, 200], [0, 1], [(0.2, 0.2), (0.35, 0.45)],
+                          reference=[(0.2, 0.2)], **kw)
+    b = ex.two_step_sweep([100, 200], 2, [(0.2, 0.2), (0.35, 0.45)],
+                          reference=[(0.2, 0.2)], **kw)
+    assert a["sizes"].shape == (2, 2, 2, 3)
+    assert a["slope"].shape == a["slope_last"].shape == (2, 2, 3)
+    assert a["theory"].shape == (2, 3) and a["present"].shape == (2, 3)
+    np.testing.assert_array_equal(a["sizes"], b["sizes"])      # seeds 2 == [0, 1]
+    assert np.all(np.isfinite(a["diff"][0])) and np.all(np.isnan(a["diff"][1]))
+    np.testing.assert_allclose(a["lambda_"], [0, 3])
+    np.testing.assert_array_equal(a["present"][1], [True, False, True])
+
+
+def test_first_spike_grows_and_even_term_beats_odd_floor():
+    """E4 at small N: T_0 grows like N^max(alpha) (slope within 0.15 of 0.45), and with tanh
+    at (0.35, 0.45) the present k = 2 term is larger than the absent k = 1 and k = 3 terms
+    and grows faster than them."""
+    res = ex.two_step_sweep([125, 250, 500], [0, 1], [(0.35, 0.45)], K=4, reference=False)
+    slopes = res["slope"][0].mean(axis=0)
+    assert abs(slopes[0] - 0.45) < 0.15
+    T = res["sizes"][0, -1].mean(axis=0)
+    assert T[2] > 2 * max(T[1], T[3])
+    assert slopes[2] > max(slopes[1], slopes[3]) + 0.1
+
+
+def test_shifted_tanh_has_the_odd_term_that_tanh_lacks():
+    """At (0.2, 0.45), Lambda = 1: the k = 1 term grows for tanh(z + 1/2) and not for tanh."""
+    kw = dict(K=2, reference=False)
+    t = ex.two_step_sweep([200, 400, 800], [0], [(0.2, 0.45)], activation="tanh", **kw)
+    s = ex.two_step_sweep([200, 400, 800], [0], [(0.2, 0.45)], activation="shifted_tanh", **kw)
+    assert s["sizes"][0, -1, 0, 1] > 1.5 * t["sizes"][0, -1, 0, 1]
+    assert s["slope"][0, 0, 1] > 0.1 > t["slope"][0, 0, 1]
+
+
+def test_two_steps_act_as_one_only_with_a_reused_batch():
+    """E5 at (0.2, 0.2): reused relative distance small and shrinking, fresh near 1/2."""
+    kw = dict(K=2, activation="tanh", target="he1")
+    r = ex.two_step_sweep([125, 500], [0, 1], [(0.2, 0.2)], batch="reused", **kw)
+    f = ex.two_step_sweep([125, 500], [0, 1], [(0.2, 0.2)], batch="fresh", **kw)
+    rel_r, rel_f = r["rel_diff"][0].mean(axis=1), f["rel_diff"][0].mean(axis=1)
+    assert rel_r[-1] < rel_r[0]
+    assert rel_r[-1] < 0.2
+    assert abs(rel_f[-1] - 0.5) < 0.1
+    assert ex.fresh_relative_difference(0.2, 0.2, 500) == pytest.approx(0.5)
+
+
+def test_leading_order_matches_first_spike_for_a_fresh_batch():
+    """The leading-order size of the first spike is close to the measured one for a fresh
+    batch at a small step (saturation is weak), within 20%."""
+    run = cp.run_two_steps(N=400, alpha1=0.1, alpha2=0.1, batch="fresh", seed=3)
+    lead = ex.leading_order_sizes(run, 3)
+    meas = cp.term_sizes(run.W2 - run.W0, run.a, 3)
+    assert lead[0] == pytest.approx(meas[0], rel=0.2)
+    assert lead[1] < 1e-8 * lead[0]        # tanh: m_2 = 0, the k = 1 term is absent
+
+
+def test_separate_strengths_of_a_planted_rank_two_matrix():
+    rng = np.random.default_rng(0)
+    N = 300
+    a = rng.standard_normal(N) / np.sqrt(N)
+    Q = cp.a_power_basis(a, 3)
+    v1, v2 = np.linalg.qr(rng.standard_normal((N, 2)))[0].T
+    # term 0 along v1; term 1 absent; term 2 partly parallel to term 0 (3 v1) and partly new
+    delta = 5.0 * np.outer(Q[:, 0], v1) + np.outer(Q[:, 2], 3.0 * v1 + 2.0 * v2)
+    np.testing.assert_allclose(cp.term_sizes(delta, a, 3), [5.0, 0.0, np.sqrt(13)], atol=1e-10)
+    np.testing.assert_allclose(ex.separate_strengths(delta, a, 3), [5.0, 0.0, 2.0], atol=1e-10)
+    assert ex.bbp_position(2.0) == pytest.approx(2.5)
+    assert ex.bbp_position(0.5) == pytest.approx(2.0)
+
+
+def test_spectrum_with_null_shapes_and_first_spike():
+    spec = ex.spectrum_with_null(300, 0.35, 0.45, seed=0, K=4, top=5, target="he1")
+    assert spec["s"].shape == (300,) and "s_null" not in spec
+    assert spec["left"].shape == spec["left_null"].shape == (5, 4)
+    assert spec["cos2"].shape == (5, 1)
+    # the first spike has its left vector on a, with both labels
+    assert spec["left"][0, 0] > 0.9 and spec["left_null"][0, 0] > 0.9
+    # its right vector carries beta* only when the labels depend on x
+    assert spec["cos2"][0, 0] > 0.2 > 20 * spec["cos2_null"][0, 0]
+    assert spec["s"][0] == pytest.approx(spec["s_top"][0], rel=1e-8)
+
+
+def test_bad_arguments():
+    with pytest.raises(ValueError):
+        ex.two_step_sweep([100], 1, [(0.2, 0.2)])             # one size only
+    with pytest.raises(ValueError):
+        ex.two_step_sweep([200, 100], 1, [(0.2, 0.2)])        # not increasing
+    with pytest.raises(ValueError):
+        ex.two_step_sweep([100, 200], [-1], [(0.2, 0.2)])
+    with pytest.raises(ValueError):
+        ex.two_step_sweep([100, 200], 1, [(0.2, 0.2, 0.1)])

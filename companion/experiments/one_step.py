@@ -1,0 +1,398 @@
+"""Experiments of the chapter "One step: a rank-one spike" (book/one_step.ipynb).
+
+SPEC section 3.1 and experiments E1, E2 and E10 (section 4), plus the He_3 check of the
+chapter's last section. One gradient step on the first layer,
+
+    W1 = W0 + eta G(W0; X, y),    G(W0; X, y) = m1 a u1^T + R,    u1 = X^T y / n,
+
+is a rank-one spike on top of the Marchenko-Pastur bulk of W0 (Ba et al. 2022;
+Benaych-Georges & Nadakuditi 2012). Every function here takes the sizes, the seeds and the
+step sizes as arguments (the chapter calls them at N = 1000; a paper-scale run calls them with
+a larger N), returns plain numpy arrays in a dict, and draws no figure.
+
+Seeding: :func:`draw_one_step` splits ``numpy.random.default_rng(seed)`` exactly as
+:func:`companion.run_two_steps` does, so with the same seed, sizes and target the W0, a and
+first batch are the same as in the two-step chapters, and ``draw.W1(eta)`` equals
+``run_two_steps(..., alpha1=0, c1=eta).W1``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+import numpy as np
+from threadpoolctl import threadpool_limits
+
+from ..activations import Activation, get_activation
+from ..alignment import cos2_with_directions, subspace_projection
+from ..gaussian import gaussian_expectation
+from ..network import gradient, init_network
+from ..spectra import singular_values, top_singular
+from ..targets import Target, make_target
+from ..theory import one_step_prediction, one_step_theta, spiked_rectangular, u1_alignment
+from ..validation import positive_int, positive_real
+
+
+def _top(W: np.ndarray, k: int = 1):
+    """:func:`companion.top_singular` with a single BLAS thread.
+
+    Lanczos is bound by matrix-vector products, which a second BLAS thread does not speed
+    up; on a shared machine the waiting threads made the sweeps of this module several times
+    slower in wall time (the E1 sweep at N = 1000: 43 s instead of 7 s on 2 busy cores), so
+    the sweeps pin BLAS to one thread for this step only (the gradient keeps all threads).
+    """
+    with threadpool_limits(limits=1, user_api="blas"):
+        return top_singular(W, k)
+
+
+def _seeds(seeds) -> list[int]:
+    out = [int(s) for s in (range(seeds) if isinstance(seeds, (int, np.integer)) else seeds)]
+    if not out or any(s < 0 for s in out):
+        raise ValueError(f"seeds must be a positive count or a non-empty list of non-negative "
+                         f"integers, got {seeds!r}")
+    return out
+
+
+def _sizes(N, d, n) -> tuple[int, int, int]:
+    N = positive_int(N, "N")
+    d = N if d is None else positive_int(d, "d")
+    n = N if n is None else positive_int(n, "n")
+    return N, d, n
+
+
+@dataclass
+class OneStepDraw:
+    """One draw of data, target and network, and the gradient at initialization.
+
+    ``G`` is the negative gradient G(W0; X, y) (SPEC section 2); ``W1(eta)`` is the weight
+    after one step of size ``eta``.
+    """
+
+    W0: np.ndarray
+    a: np.ndarray
+    X: np.ndarray
+    y: np.ndarray
+    G: np.ndarray
+    target: Target
+    activation: Activation
+    seed: int
+
+    @property
+    def N(self) -> int:
+        return self.W0.shape[0]
+
+    @property
+    def d(self) -> int:
+        return self.W0.shape[1]
+
+    @property
+    def n(self) -> int:
+        return self.X.shape[0]
+
+    @property
+    def u1(self) -> np.ndarray:
+        """u1 = X^T y / n, the right vector of the spike (SPEC 3.1)."""
+        return self.X.T @ self.y / self.n
+
+    def W1(self, eta: float) -> np.ndarray:
+        """W0 + eta G(W0; X, y)."""
+        return self.W0 + eta * self.G
+
+    def spike(self) -> np.ndarray:
+        """The rank-one part m1 a u1^T of G (SPEC 3.1)."""
+        return self.activation.m(1) * np.outer(self.a, self.u1)
+
+
+def draw_one_step(N: int = 1000, d: int | None = None, n: int | None = None, target="he1",
+                  activation="tanh", noise: float = 0.0, seed: int = 0,
+                  dtype=np.float64) -> OneStepDraw:
+    """Draw (target, W0, a, X, y) from ``seed`` and compute G(W0; X, y) (SPEC sections 1, 2).
+
+    ``d`` and ``n`` default to N. Streams are split as in :func:`companion.run_two_steps`
+    (target, network, first batch), so the draws agree with the two-step chapters.
+    """
+    N, d, n = _sizes(N, d, n)
+    seed = _seeds([seed])[0]
+    act = get_activation(activation)
+    s_target, s_net, s_b1, _s_b2, _s_null = np.random.default_rng(seed).spawn(5)
+    tgt = target if isinstance(target, Target) else make_target(target, d, s_target, noise)
+    if tgt.d != d:
+        raise ValueError(f"target has dimension {tgt.d} but d = {d}")
+    W0, a = init_network(N, d, s_net, dtype)
+    X, y = tgt.sample(n, s_b1, dtype)
+    return OneStepDraw(W0, a, X, y, gradient(W0, a, X, y, act), tgt, act, seed)
+
+
+def threshold_eta(target, activation="tanh", N: int = 1000, d: int | None = None,
+                  n: int | None = None, a_norm: float = 1.0) -> float:
+    """Step size at which the one-step spike leaves the bulk (SPEC 3.1, E1).
+
+    The spiked rectangular model W0 + theta u v^T (W0 entries N(0, 1/d), phi = N/d) has an
+    outlier iff theta > phi^(1/4) (for phi <= 1 directly, for phi > 1 after the transposition
+    of :func:`companion.spiked_rectangular`). With theta = eta m1 ||a|| sqrt(||mu*||^2 +
+    E[y^2]/psi) this gives eta_c = phi^(1/4) / (m1 ||a|| sqrt(||mu*||^2 + E[y^2]/psi)).
+    """
+    N, d, n = _sizes(N, d, n)
+    tgt = target if isinstance(target, Target) else make_target(target, d, np.random.default_rng(0))
+    act = get_activation(activation)
+    per_unit_eta = one_step_theta(1.0, act.m(1), tgt.mu_star, tgt.second_moment, n / d, a_norm)
+    return (N / d) ** 0.25 / per_unit_eta
+
+
+def gradient_decomposition(Ns: Sequence[int], seeds=3, target="he1", activation="tanh",
+                           phi: float = 1.0, psi: float = 1.0) -> dict:
+    """||G||_op, ||m1 a u1^T||_op and ||R||_op = ||G - m1 a u1^T||_op versus N (SPEC 3.1).
+
+    The claim checked: G(W0) is rank one up to a remainder R with ||R||_op = O~(N^-1/2),
+    while the spike m1 ||a|| ||u1|| stays of order one. ``d = N / phi``, ``n = psi d``.
+    Arrays are indexed [size, seed].
+    """
+    Ns = [positive_int(N, "N") for N in Ns]
+    seeds = _seeds(seeds)
+    phi, psi = positive_real(phi, "phi"), positive_real(psi, "psi")
+    shape = (len(Ns), len(seeds))
+    g_norm, spike_norm, r_norm = np.empty(shape), np.empty(shape), np.empty(shape)
+    for i, N in enumerate(Ns):
+        d = max(1, round(N / phi))
+        n = max(1, round(psi * d))
+        for j, seed in enumerate(seeds):
+            draw = draw_one_step(N, d, n, target, activation, seed=seed)
+            g_norm[i, j] = _top(draw.G, 1)[1][0]
+            # operator norm of the rank-one part: |m1| ||a|| ||u1||
+            spike_norm[i, j] = (abs(draw.activation.m(1)) * np.linalg.norm(draw.a)
+                                * np.linalg.norm(draw.u1))
+            r_norm[i, j] = _top(draw.G - draw.spike(), 1)[1][0]
+    return {"N": np.array(Ns), "seeds": np.array(seeds), "g_norm": g_norm,
+            "spike_norm": spike_norm, "r_norm": r_norm}
+
+
+def transition_sweep(etas: Iterable[float], N: int = 1000, d: int | None = None,
+                     n: int | None = None, seeds=5, target="he1", activation="tanh",
+                     noise: float = 0.0) -> dict:
+    """E1: one step at eta = Theta(1), the BBP-type transition (SPEC 3.1, 4).
+
+    For each seed the gradient is computed once and W1 = W0 + eta G is formed for every eta.
+    Measured (arrays [seed, eta]): ``s1`` (top singular value), ``cos2_beta`` (cos^2 of the
+    top right singular vector with beta*_1, the first target direction), ``overlap_u1``
+    (cos^2 with u1 / ||u1||) and ``overlap_a`` (top left singular vector with a / ||a||).
+    Theory (arrays [eta], the limits with ||a|| = 1, from
+    :func:`companion.one_step_prediction`): ``theory_s1``, ``theory_cos2``,
+    ``theory_overlap_u1``, ``theory_overlap_a``, ``theta``; ``eta_c`` the threshold and
+    ``edge`` the bulk edge 1 + sqrt(phi). ``a_norm`` and ``u1_norm`` [seed] are each draw's
+    ||a|| and ||u1||, and ``plugin_s1`` [seed, eta] the predicted s1 with these plugged into
+    theta = eta m1 ||a|| ||u1|| instead of their limits: it separates the seed-to-seed
+    spread of theta from the error of the formula.
+    """
+    etas = np.array([positive_real(e, "eta", allow_zero=True) for e in etas])
+    N, d, n = _sizes(N, d, n)
+    seeds = _seeds(seeds)
+    shape = (len(seeds), len(etas))
+    s1, cos2_beta, overlap_u1, overlap_a, plugin_s1 = (np.empty(shape) for _ in range(5))
+    a_norm, u1_norm = np.empty(len(seeds)), np.empty(len(seeds))
+    act = get_activation(activation)
+    tgt = None
+    for i, seed in enumerate(seeds):
+        draw = draw_one_step(N, d, n, target, act, noise, seed)
+        tgt = draw.target
+        u1 = draw.u1
+        a_norm[i], u1_norm[i] = np.linalg.norm(draw.a), np.linalg.norm(u1)
+        for j, eta in enumerate(etas):
+            theta = abs(eta * act.m(1)) * a_norm[i] * u1_norm[i]
+            plugin_s1[i, j] = spiked_rectangular(theta, N, d)["s1"]
+        for j, eta in enumerate(etas):
+            U, s, Vt = _top(draw.W1(eta), 1)
+            s1[i, j] = s[0]
+            cos2_beta[i, j] = cos2_with_directions(Vt, tgt.directions[:1])[0, 0]
+            overlap_u1[i, j] = cos2_with_directions(Vt, u1)[0, 0]
+            overlap_a[i, j] = cos2_with_directions(U.T, draw.a)[0, 0]
+    # theory: the direction-free quantities depend on the target only through its moments
+    preds = [one_step_prediction(float(e), tgt, activation, N, d, n) for e in etas]
+    return {
+        "eta": etas, "N": N, "d": d, "n": n, "seeds": np.array(seeds),
+        "s1": s1, "cos2_beta": cos2_beta, "overlap_u1": overlap_u1, "overlap_a": overlap_a,
+        "a_norm": a_norm, "u1_norm": u1_norm, "plugin_s1": plugin_s1,
+        "theory_s1": np.array([p["s1"] for p in preds]),
+        "theory_cos2": np.array([float(p["cos2"][0]) for p in preds]),
+        "theory_overlap_u1": np.array([p["right_overlap2"] for p in preds]),
+        "theory_overlap_a": np.array([p["left_overlap2"] for p in preds]),
+        "theta": np.array([p["theta"] for p in preds]),
+        "eta_c": threshold_eta(tgt, activation, N, d, n),
+        "edge": 1.0 + np.sqrt(N / d),
+    }
+
+
+def transition_theory(etas: Iterable[float], target="he1", activation="tanh", N: int = 1000,
+                      d: int | None = None, n: int | None = None) -> dict:
+    """Theory curves of E1 on any grid of eta (no simulation): ``s1``, ``cos2``,
+    ``overlap_u1``, ``overlap_a``, ``theta`` (SPEC 3.1, :func:`companion.one_step_prediction`)."""
+    etas = np.array([positive_real(e, "eta", allow_zero=True) for e in etas])
+    N, d, n = _sizes(N, d, n)
+    tgt = target if isinstance(target, Target) else make_target(target, d, np.random.default_rng(0))
+    preds = [one_step_prediction(float(e), tgt, activation, N, d, n) for e in etas]
+    return {"eta": etas,
+            "s1": np.array([p["s1"] for p in preds]),
+            "cos2": np.array([float(p["cos2"][0]) for p in preds]),
+            "overlap_u1": np.array([p["right_overlap2"] for p in preds]),
+            "overlap_a": np.array([p["left_overlap2"] for p in preds]),
+            "theta": np.array([p["theta"] for p in preds])}
+
+
+def growth_sweep(alphas: Iterable[float], Ns: Sequence[int], seeds=3, target="he1",
+                 activation="tanh", c: float = 1.0, psi: float = 1.0, noise: float = 0.0) -> dict:
+    """E2: one step with eta = c N^alpha, alpha >= 0, at N = d and n = psi d (SPEC 3.1, 4).
+
+    Measured (arrays [size, seed, alpha]): ``s1``, ``cos2_beta`` (top right singular vector
+    with beta*_1) and ``overlap_u1`` (with u1 / ||u1||); ``cos2_u1`` [size, seed] is
+    cos^2(u1, beta*_1) itself, the level the alignment saturates at.
+    Theory: ``theory_s1`` and ``theory_cos2`` [size, alpha] from the spiked rectangular
+    formulas with theta = eta m1 sqrt(mu*^2 + E[y^2]/psi); ``saturation`` =
+    mu*^2 / (mu*^2 + E[y^2]/psi), the limit of cos^2(u1, beta*) (:func:`companion.u1_alignment`).
+    """
+    alphas = np.array([float(a) for a in alphas])
+    if np.any(alphas < 0):
+        raise ValueError(f"alphas must be non-negative, got {alphas!r}")
+    Ns = [positive_int(N, "N") for N in Ns]
+    seeds = _seeds(seeds)
+    c, psi = positive_real(c, "c"), positive_real(psi, "psi")
+    shape = (len(Ns), len(seeds), len(alphas))
+    s1, cos2_beta, overlap_u1 = np.empty(shape), np.empty(shape), np.empty(shape)
+    cos2_u1 = np.empty(shape[:2])
+    theory_s1, theory_cos2 = np.empty((len(Ns), len(alphas))), np.empty((len(Ns), len(alphas)))
+    tgt = None
+    for i, N in enumerate(Ns):
+        n = max(1, round(psi * N))
+        for j, seed in enumerate(seeds):
+            draw = draw_one_step(N, N, n, target, activation, noise, seed)
+            tgt = draw.target
+            u1 = draw.u1
+            cos2_u1[i, j] = cos2_with_directions(u1, tgt.directions[:1])[0, 0]
+            for k, alpha in enumerate(alphas):
+                _, s, Vt = _top(draw.W1(c * N ** alpha), 1)
+                s1[i, j, k] = s[0]
+                cos2_beta[i, j, k] = cos2_with_directions(Vt, tgt.directions[:1])[0, 0]
+                overlap_u1[i, j, k] = cos2_with_directions(Vt, u1)[0, 0]
+        for k, alpha in enumerate(alphas):
+            p = one_step_prediction(c * N ** alpha, tgt, activation, N, N, n)
+            theory_s1[i, k], theory_cos2[i, k] = p["s1"], float(p["cos2"][0])
+    return {"alpha": alphas, "N": np.array(Ns), "seeds": np.array(seeds), "c": c, "psi": psi,
+            "s1": s1, "cos2_beta": cos2_beta, "overlap_u1": overlap_u1, "cos2_u1": cos2_u1,
+            "theory_s1": theory_s1, "theory_cos2": theory_cos2,
+            "saturation": float(u1_alignment(tgt.mu_star, tgt.second_moment, psi)[0])}
+
+
+def spectra(N: int = 1000, eta: float = 3.0, d: int | None = None, n: int | None = None,
+            seed: int = 0, target="he1", activation="tanh") -> dict:
+    """E10 for one step: all singular values of W0 and of W1 = W0 + eta G (dense SVD), the
+    bulk edge 1 + sqrt(phi), phi = N/d, and the predicted outlier of W1 (SPEC 3.1, 4)."""
+    N, d, n = _sizes(N, d, n)
+    draw = draw_one_step(N, d, n, target, activation, seed=seed)
+    pred = one_step_prediction(eta, draw.target, activation, N, d, n)
+    return {"N": N, "d": d, "n": n, "phi": N / d, "eta": float(eta), "seed": draw.seed,
+            "s_W0": singular_values(draw.W0), "s_W1": singular_values(draw.W1(eta)),
+            "edge": 1.0 + np.sqrt(N / d), "theory_s1": pred["s1"],
+            "detectable": pred["detectable"]}
+
+
+def noise_level(target: Target, k: int, d: int, n: int) -> float:
+    """Squared cosine of u1 = X^T y / n with a direction beta*_k that has mu*_k = 0, from
+    sampling noise alone (companion derivation, SPEC 3.1):
+
+        E<u1, beta*_k>^2 / E||u1||^2 = E[z_k^2 y^2] / (n ||mu*||^2 + d E[y^2])   (+ O(1/n^2)).
+
+    It is O(1/d) (chance for a random direction is 1/d; a heavy-tailed z_k y makes it a
+    constant times larger, 7/d for y = He_3(z)/sqrt(6)) and vanishes as d grows: nothing is
+    learned. For mu*_k != 0 use :func:`companion.u1_alignment` instead.
+    """
+    if not 0 <= k < len(target.links):
+        raise ValueError(f"k must index a target direction (0..{len(target.links) - 1}), got {k!r}")
+    d, n = positive_int(d, "d"), positive_int(n, "n")
+    link = target.links[k]
+    rest = Target(target.links[:k] + target.links[k + 1:], target.directions[:0],
+                  target.noise).y_moments(2)
+    z2g2 = gaussian_expectation(lambda z: z * z * link(z) ** 2)
+    z2g = gaussian_expectation(lambda z: z * z * link(z))
+    ez2y2 = z2g2 + 2.0 * z2g * rest[1] + rest[2]
+    return float(ez2y2 / (n * np.sum(np.square(target.mu_star)) + d * target.second_moment))
+
+
+def direction_alignments(targets: Sequence[str], Ns: Sequence[int], alpha: float = 0.25,
+                         c: float = 1.0, seeds=5, top: int = 5, activation="tanh") -> dict:
+    """Which target directions one step sees (SPEC 3.1: "if mu* = 0 nothing is learned").
+
+    One step with eta = c N^alpha at N = d = n, for each target name and each N. For each
+    target (a key of ``out["targets"]``) the arrays [size, seed, direction] hold ``cos2``
+    (top right singular vector of W1 with each beta*_k), ``proj_top`` (squared norm of the
+    projection of beta*_k on the top-``top`` right singular subspace; chance top/d) and
+    ``cos2_u1`` (u1 with beta*_k); ``s1`` [size, seed] is the top singular value.
+    Theory [size, direction]: ``theory_cos2``, the spiked-rectangular prediction
+    (:func:`companion.one_step_prediction`) for mu*_k != 0 and, for mu*_k = 0, the
+    sampling-noise level of :func:`noise_level` carried by the spike plus the 1/d of the
+    rest of the vector. ``chance`` [size] is 1/d. ``links`` names the directions.
+    """
+    Ns = [positive_int(N, "N") for N in Ns]
+    seeds = _seeds(seeds)
+    top = positive_int(top, "top")
+    alpha = float(alpha)
+    c = positive_real(c, "c")
+    out = {"N": np.array(Ns), "eta": np.array([c * N ** alpha for N in Ns]), "alpha": alpha,
+           "top": top, "chance": 1.0 / np.array(Ns, float), "seeds": np.array(seeds),
+           "targets": {}}
+    for name in targets:
+        res = None
+        for i, N in enumerate(Ns):
+            eta = c * N ** alpha
+            for j, seed in enumerate(seeds):
+                draw = draw_one_step(N, N, N, name, activation, seed=seed)
+                tgt = draw.target
+                K = len(tgt.links)
+                if res is None:
+                    res = {"cos2": np.empty((len(Ns), len(seeds), K)),
+                           "proj_top": np.empty((len(Ns), len(seeds), K)),
+                           "cos2_u1": np.empty((len(Ns), len(seeds), K)),
+                           "s1": np.empty((len(Ns), len(seeds))),
+                           "theory_cos2": np.empty((len(Ns), K)),
+                           "theory_s1": np.empty(len(Ns)),
+                           "links": [link.name for link in tgt.links],
+                           "mu_star": tgt.mu_star}
+                _, s, Vt = _top(draw.W1(eta), top)
+                res["cos2"][i, j] = cos2_with_directions(Vt[:1], tgt.directions)[0]
+                res["proj_top"][i, j] = subspace_projection(Vt, tgt.directions)
+                res["cos2_u1"][i, j] = cos2_with_directions(draw.u1, tgt.directions)[0]
+                res["s1"][i, j] = s[0]
+            pred = one_step_prediction(eta, tgt, activation, N, N, N)
+            overlap = pred["right_overlap2"]
+            for k in range(K):
+                if abs(tgt.mu_star[k]) > 1e-8:
+                    res["theory_cos2"][i, k] = float(pred["cos2"][k])
+                else:
+                    res["theory_cos2"][i, k] = (overlap * noise_level(tgt, k, N, N)
+                                                + (1.0 - overlap) / N)
+            res["theory_s1"][i] = pred["s1"]
+        out["targets"][name] = res
+    return out
+
+
+def u1_alignment_samples(target, N: int = 500, d: int | None = None, n: int | None = None,
+                         seeds=200) -> dict:
+    """cos^2(u1, beta*_k) for many seeds, drawing only the data (no network, no gradient):
+    a cheap check of :func:`noise_level` and :func:`companion.u1_alignment` with enough
+    seeds to average the heavy-tailed noise (SPEC 3.1). The streams are those of
+    :func:`draw_one_step`, so seed s gives the same u1 there. Returns ``cos2`` [seed,
+    direction], ``theory`` [direction] (u1_alignment for mu*_k != 0, noise_level otherwise)
+    and ``links``.
+    """
+    N, d, n = _sizes(N, d, n)
+    seeds = _seeds(seeds)
+    rows, tgt = [], None
+    for seed in seeds:
+        s_target, _s_net, s_b1, _s_b2, _s_null = np.random.default_rng(seed).spawn(5)
+        tgt = target if isinstance(target, Target) else make_target(target, d, s_target)
+        X, y = tgt.sample(n, s_b1)
+        rows.append(cos2_with_directions(X.T @ y / n, tgt.directions)[0])
+    limit = u1_alignment(tgt.mu_star, tgt.second_moment, n / d)
+    theory = np.array([limit[k] if abs(tgt.mu_star[k]) > 1e-8 else noise_level(tgt, k, d, n)
+                       for k in range(len(tgt.links))])
+    return {"cos2": np.array(rows), "theory": theory, "N": N, "d": d, "n": n,
+            "links": [link.name for link in tgt.links], "seeds": np.array(seeds)}
+

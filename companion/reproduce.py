@@ -1,0 +1,738 @@
+"""Reproduce every experiment of the book (SPEC section 4, E1 to E10) at the book's size or at
+paper scale: ``python -m companion reproduce [--scale small|paper] [--only E4,E7] [--jobs K]
+[--out DIR] [--scheduler ADDRESS]``.
+
+Each experiment is a list of units (one parameter point x one seed) and a compute function
+that *calls the chapter's experiment module* with that single point and seed (the science
+lives in :mod:`companion.experiments`; nothing is re-implemented here). Units are cached on
+disk (:class:`companion.cache.ResultCache`: keyed by every parameter, the seed and the package
+version), run in parallel by :func:`companion.sweep.run_sweep`, and turned into a compact
+report figure (PNG and PDF, book style: theory as lines, simulations as markers with their
+spread over seeds) and tidy data: ``E<k>.csv`` (one row per unit, or per unit and grid value
+for E1 and E2, with every parameter and the seed as columns) and ``E<k>.json`` (package
+version, scale, date, the units' parameters).
+
+Scales: ``small`` = the chapters' default sizes; ``paper`` = N up to 4096 with 4 seeds per
+point. The compute functions are module-level functions of this module, so that joblib or
+Dask worker processes can unpickle them.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as _dt
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from . import __version__
+from .sweep import Experiment, plan_sweep, register, REGISTRY, run_sweep
+
+SCALES = ("small", "paper")
+
+# -- parameters of the chapters (book defaults) and of paper scale ---------------------------
+E1_ETAS = [0.0, 0.5, 1.0, 1.25, 1.5, 1.75, 2.0, 2.5, 3.0, 3.5, 4.0]          # one_step.ipynb
+E2_ALPHAS = [round(a, 2) for a in np.arange(0.0, 0.451, 0.05)]              # one_step.ipynb
+E3_POINTS = [(0.20, 0.20), (0.40, 0.15), (0.20, 0.45), (0.40, 0.25), (0.35, 0.45),
+             (0.45, 0.45)]                                                  # two_steps.ipynb
+E4_PAIRS = [(0.20, 0.45), (0.40, 0.25), (0.35, 0.45)]
+E5_PAIRS = [(0.20, 0.20), (0.35, 0.45)]
+E6_PAIRS = [(0.2, 0.2), (0.1, 0.3), (0.4, 0.25), (0.35, 0.45)]              # rv.E6_ALPHA_PAIRS
+E7_SETTINGS = [("reused", 0.35, 0.45), ("reused", 0.20, 0.45), ("fresh", 0.35, 0.45)]
+E8_TARGETS = ["He_3", "He_2", "(He_2+He_3)/sqrt2", "bounded odd"]
+E9_ACTIVATIONS = ["tanh", "shifted_tanh", "relu"]
+
+SIZES = {
+    # experiment: {scale: dict of sizes and seeds}
+    "E1": {"small": dict(N=1000, seeds=5), "paper": dict(N=4096, seeds=4)},
+    "E2": {"small": dict(Ns=[125, 250, 500, 1000], seeds=5),
+           "paper": dict(Ns=[512, 1024, 2048, 4096], seeds=4)},
+    "E3": {"small": dict(Ns=[250, 500, 1000, 2000], seeds=2),
+           "paper": dict(Ns=[512, 1024, 2048, 4096], seeds=4)},
+    "E6": {"small": dict(N=1000, seeds=3), "paper": dict(N=4096, seeds=4)},
+    "E7": {"small": dict(Ns=[500, 1000, 2000], seeds=3), "paper": dict(Ns=[1024, 2048, 4096], seeds=4)},
+    "E8": {"small": dict(N=1000, seeds=3), "paper": dict(N=2048, seeds=4)},
+    "E9": {"small": dict(N=2000, seeds=3), "paper": dict(N=4096, seeds=4)},
+    "E10": {"small": dict(N=2000, seeds=1), "paper": dict(N=4096, seeds=4)},
+}
+SIZES["E4"] = SIZES["E5"] = SIZES["E3"]
+
+
+def _check_scale(scale: str) -> None:
+    if scale not in SCALES:
+        raise ValueError(f"unknown scale {scale!r} (choose from {', '.join(SCALES)})")
+
+
+def _size(eid: str, scale: str) -> dict:
+    _check_scale(scale)
+    return SIZES[eid][scale]
+
+
+# -- compute functions: one unit each, calling the chapters' experiment modules -------------
+def compute_e1(params: dict, seed: int) -> dict:
+    """E1 unit: :func:`companion.experiments.one_step.transition_sweep` at one N, one seed."""
+    from .experiments import one_step
+    r = one_step.transition_sweep(params["etas"], N=params["N"], seeds=[seed],
+                                  target=params["target"], activation=params["activation"])
+    keep = ("eta", "s1", "cos2_beta", "overlap_u1", "overlap_a", "plugin_s1", "theory_s1",
+            "theory_cos2", "theory_overlap_u1", "theory_overlap_a")
+    out = {k: np.asarray(r[k], float).reshape(-1) for k in keep}
+    out.update(eta_c=float(r["eta_c"]), edge=float(r["edge"]), a_norm=float(r["a_norm"][0]),
+               u1_norm=float(r["u1_norm"][0]))
+    return out
+
+
+def compute_e2(params: dict, seed: int) -> dict:
+    """E2 unit: :func:`companion.experiments.one_step.growth_sweep` at one N, one seed."""
+    from .experiments import one_step
+    r = one_step.growth_sweep(params["alphas"], [params["N"]], seeds=[seed],
+                              target=params["target"], activation=params["activation"])
+    out = {"alpha": np.asarray(params["alphas"], float)}
+    for k in ("s1", "cos2_beta", "overlap_u1"):
+        out[k] = np.asarray(r[k], float)[0, 0]
+    out["theory_s1"] = np.asarray(r["theory_s1"], float)[0]
+    out["theory_cos2"] = np.asarray(r["theory_cos2"], float)[0]
+    out["cos2_u1"] = float(np.asarray(r["cos2_u1"])[0, 0])
+    out["saturation"] = float(r["saturation"])
+    return out
+
+
+def compute_two_step(params: dict, seed: int) -> dict:
+    """E3/E4/E5 unit: :func:`companion.experiments.two_steps.two_step_run`."""
+    from .experiments import two_steps
+    r = two_steps.two_step_run(params["N"], params["alpha1"], params["alpha2"], seed,
+                               K=params["K"], batch=params["batch"],
+                               activation=params["activation"], target=params["target"],
+                               reference=params["reference"])
+    out = {f"terms_{k}": float(v) for k, v in enumerate(r["terms"])}
+    out.update({f"leading_{k}": float(v) for k, v in enumerate(r["leading"])})
+    out.update({f"separate_{k}": float(v) for k, v in enumerate(r["separate"])})
+    if params["reference"]:
+        out.update(diff=float(r["diff"]), ref=float(r["ref"]),
+                   rel_diff=float(r["diff"]) / float(r["ref"]))
+    return out
+
+
+def compute_e6(params: dict, seed: int) -> dict:
+    """E6 unit: :func:`companion.experiments.reuse_vs_fresh.first_direction_runs`."""
+    from .experiments import reuse_vs_fresh as rv
+    r = rv.first_direction_runs(params["N"], [(params["alpha1"], params["alpha2"])],
+                                seeds=(seed,), batches=(params["batch"],),
+                                target=params["target"], activation=params["activation"])
+    keys = ("cos2", "limit", "limit_finite_n", "ubar_cos2", "v_ubar_cos2", "theta",
+            "spike_factor", "finite_size_prediction", "s1", "lambda")
+    return {k: float(np.asarray(r[k])[0]) for k in keys}
+
+
+def _e8_target(label: str):
+    from .experiments import reuse_vs_fresh as rv
+    specs = {"He_3": "he3", "He_2": "he2", "(He_2+He_3)/sqrt2": rv.he2_plus_he3,
+             "bounded odd": rv.bounded_odd_link("sharp")}
+    if label not in specs:
+        raise ValueError(f"unknown E8 target {label!r}")
+    return specs[label]
+
+
+def compute_projection(params: dict, seed: int) -> dict:
+    """E7/E8/E9 unit: :func:`companion.experiments.reuse_vs_fresh.projection_runs`."""
+    from .experiments import reuse_vs_fresh as rv
+    r = rv.projection_runs((params["N"],), seeds=(seed,),
+                           settings=[(params["batch"], params["alpha1"], params["alpha2"])],
+                           targets={params["target"]: _e8_target(params["target"])},
+                           activations={params["activation"]: params["activation"]},
+                           m=params["m"])
+    out = {k: float(np.asarray(r[k])[0]) for k in ("projection", "chance", "lambda")}
+    out["learnable"] = bool(np.asarray(r["learnable"])[0])
+    out.update({f"s_{i}": float(v) for i, v in enumerate(np.asarray(r["s"])[0])})
+    out.update({f"cos2_{i}": float(v) for i, v in enumerate(np.asarray(r["cos2"])[0])})
+    return out
+
+
+def compute_e10(params: dict, seed: int) -> dict:
+    """E10 unit: :func:`companion.experiments.two_steps.spectrum_with_null` (all singular
+    values of W2 and of its null run)."""
+    from .experiments import two_steps
+    r = two_steps.spectrum_with_null(params["N"], params["alpha1"], params["alpha2"],
+                                     seed=seed, K=5, top=12, batch=params["batch"],
+                                     activation=params["activation"], target=params["target"],
+                                     full=True, full_null=True)
+    left = np.asarray(r["left"], float)
+    return {"s": np.asarray(r["s"], float), "s_null": np.asarray(r["s_null"], float),
+            "s_W1": np.asarray(r["s_W1"], float), "s_top": np.asarray(r["s_top"], float),
+            "on_powers": left.sum(axis=1), "edge": float(r["edge"]), "phi": float(r["phi"]),
+            "lambda": int(r["lambda_"])}
+
+
+# -- units ----------------------------------------------------------------------------------
+def _seeds(n: int) -> list[int]:
+    return list(range(n))
+
+
+def units_e1(scale):
+    z = _size("E1", scale)
+    p = dict(N=z["N"], etas=E1_ETAS, target="he1", activation="tanh")
+    return [(p, s) for s in _seeds(z["seeds"])]
+
+
+def units_e2(scale):
+    z = _size("E2", scale)
+    return [(dict(N=N, alphas=E2_ALPHAS, target="he1", activation="tanh"), s)
+            for N in z["Ns"] for s in _seeds(z["seeds"])]
+
+
+def _two_step_units(eid, scale, pairs, batches=("reused",)):
+    z = _size(eid, scale)
+    return [(dict(N=N, alpha1=a1, alpha2=a2, batch=b, K=4, activation="tanh", target="he1",
+                  reference=True), s)
+            for (a1, a2) in pairs for b in batches for N in z["Ns"] for s in _seeds(z["seeds"])]
+
+
+def units_e3(scale):
+    return _two_step_units("E3", scale, E3_POINTS)
+
+
+def units_e4(scale):
+    return _two_step_units("E4", scale, E4_PAIRS)
+
+
+def units_e5(scale):
+    return _two_step_units("E5", scale, E5_PAIRS, batches=("reused", "fresh"))
+
+
+def units_e6(scale):
+    z = _size("E6", scale)
+    return [(dict(N=z["N"], alpha1=a1, alpha2=a2, batch=b, target="he1", activation="tanh"), s)
+            for (a1, a2) in E6_PAIRS for b in ("reused", "fresh") for s in _seeds(z["seeds"])]
+
+
+def _proj(N, batch, a1, a2, target="He_3", activation="tanh"):
+    return dict(N=N, batch=batch, alpha1=a1, alpha2=a2, target=target, activation=activation,
+                m=4)
+
+
+def units_e7(scale):
+    z = _size("E7", scale)
+    return [(_proj(N, b, a1, a2), s) for N in z["Ns"] for (b, a1, a2) in E7_SETTINGS
+            for s in _seeds(z["seeds"])]
+
+
+def units_e8(scale):
+    z = _size("E8", scale)
+    return [(_proj(z["N"], b, 0.35, 0.45, target=t), s) for t in E8_TARGETS
+            for b in ("reused", "fresh") for s in _seeds(z["seeds"])]
+
+
+def units_e9(scale):
+    z = _size("E9", scale)
+    out = [(_proj(z["N"], "reused", 0.35, 0.45, activation=a), s) for a in E9_ACTIVATIONS
+           for s in _seeds(z["seeds"])]
+    out += [(_proj(z["N"], "fresh", 0.35, 0.45, activation=a), s) for a in ("tanh", "relu")
+            for s in _seeds(z["seeds"])]
+    return out
+
+
+def units_e10(scale):
+    z = _size("E10", scale)
+    return [(dict(N=z["N"], alpha1=0.35, alpha2=0.45, batch="reused", activation="tanh",
+                  target="he1+he3"), s) for s in _seeds(z["seeds"])]
+
+
+# -- tidy data ------------------------------------------------------------------------------
+def tidy_rows(results, long: str | None = None) -> list[dict]:
+    """One row per unit (``long=None``) or per unit and entry of the array ``long`` (E1: the
+    step sizes, E2: the exponents). Columns: every parameter (lists of the grid dropped when
+    ``long`` replaces them), the seed, then every result: scalars as they are, arrays as
+    ``name_0, name_1, ...`` (or as a column when they run along ``long``)."""
+    rows = []
+    for params, seed, res in results:
+        base = {k: v for k, v in params.items() if not isinstance(v, (list, tuple))}
+        base["seed"] = seed
+        arrays = {k: np.asarray(v) for k, v in res.items()}
+        length = arrays[long].size if long else 1
+        for j in range(length):
+            row = dict(base)
+            for k, a in arrays.items():
+                if a.ndim == 0:
+                    row[k] = a.item()
+                elif long and a.shape == (length,):
+                    row[k] = a[j].item()
+                else:
+                    row.update({f"{k}_{i}": v.item() for i, v in enumerate(a.reshape(-1))})
+            rows.append(row)
+    return rows
+
+
+def _fmt(v):
+    if isinstance(v, float):
+        return repr(round(v, 6)) if np.isfinite(v) else str(v)
+    return v
+
+
+def write_tidy(out: Path, exp: Experiment, scale: str, results, long: str | None = None,
+               rows: list[dict] | None = None) -> list[Path]:
+    """Write ``<id>.csv`` (floats to 6 decimals) and the ``<id>.json`` sidecar."""
+    rows = tidy_rows(results, long) if rows is None else rows
+    columns: list[str] = []
+    for r in rows:
+        columns += [k for k in r if k not in columns]
+    csv_path, json_path = out / f"{exp.id}.csv", out / f"{exp.id}.json"
+    with open(csv_path, "w", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=columns)
+        w.writeheader()
+        for r in rows:
+            w.writerow({k: _fmt(v) for k, v in r.items()})
+    meta = {"experiment": exp.id, "title": exp.title, "package": "companion",
+            "version": __version__, "scale": scale,
+            "date": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+            "units": len(results), "rows": len(rows), "columns": columns,
+            "sizes": SIZES[exp.id][scale],
+            "parameters": [dict(params, seed=seed) for params, seed, _ in results],
+            "compute": f"{exp.compute.__module__}.{exp.compute.__name__}",
+            "calls": exp.meta.get("calls")}
+    json_path.write_text(json.dumps(meta, indent=1, default=str) + "\n")
+    return [csv_path, json_path]
+
+
+# -- report figures (compact; the chapters draw the full versions) --------------------------
+def _fig(nrows=1, ncols=1, **kw):
+    from . import plotting as cplt
+    cplt.set_book_style()
+    return cplt.subplots(nrows, ncols, **kw)
+
+
+def _save(fig, out: Path, eid: str) -> list[Path]:
+    import matplotlib.pyplot as plt
+    paths = [out / f"{eid}.png", out / f"{eid}.pdf"]
+    for p in paths:
+        fig.savefig(p, bbox_inches="tight")
+    plt.close(fig)
+    return paths
+
+
+def _stack(results, key, select=lambda p, s: True):
+    return np.array([np.asarray(r[key], float) for p, s, r in results if select(p, s)])
+
+
+def _group(results, key, by, value_of=None):
+    """{group tuple: array of values over seeds} in order of first appearance."""
+    groups: dict[tuple, list] = {}
+    for p, s, r in results:
+        g = tuple(p[b] for b in by)
+        groups.setdefault(g, []).append(float(np.asarray(r[key])) if value_of is None
+                                        else value_of(p, r))
+    return {g: np.array(v) for g, v in groups.items()}
+
+
+def _spread(v, axis=0):
+    return np.mean(v, axis=axis), np.std(v, axis=axis)
+
+
+def report_e1(exp, scale, results, out):
+    from . import plotting as cplt
+    from .experiments import one_step
+    P = cplt.PALETTE
+    etas = np.asarray(results[0][2]["eta"])
+    p0 = results[0][0]
+    grid = np.linspace(0, max(etas), 401)
+    th = one_step.transition_theory(grid, p0["target"], p0["activation"], N=p0["N"])
+    fig, (ax1, ax2) = _fig(1, 2)
+    s1 = _stack(results, "s1")
+    cplt.theory_line(ax1, grid, th["s1"], label="theory")
+    cplt.sim_points(ax1, etas, *_spread(s1), label="simulation", color=P["one_step"])
+    cplt.mark_bulk_edge(ax1, float(results[0][2]["edge"]), axis="y", label="bulk edge")
+    ax1.set_xlabel(r"step size $\eta$")
+    ax1.set_ylabel(r"top singular value $s_1$")
+    ax1.legend(loc="upper left")
+    cos2 = _stack(results, "cos2_beta")
+    cplt.theory_line(ax2, grid, th["cos2"], label="theory")
+    cplt.sim_points(ax2, etas, *_spread(cos2), label=r"$\cos^2(v_1, \beta^*)$",
+                    color=P["one_step"])
+    ax2.set_xlabel(r"step size $\eta$")
+    ax2.set_ylabel("squared overlap")
+    ax2.legend(loc="upper left")
+    return _save(fig, out, exp.id) + write_tidy(out, exp, scale, results, long="eta")
+
+
+def report_e2(exp, scale, results, out):
+    from . import plotting as cplt
+    P = cplt.PALETTE
+    Ns = sorted({p["N"] for p, _, _ in results})
+    alphas = np.asarray(results[0][2]["alpha"])
+    fig, (ax1, ax2) = _fig(1, 2)
+    blues = ["#9ecae1", "#4292c6", "#08519c", "#08306b"]
+    for color, a in zip(blues, [0.1, 0.2, 0.3, 0.4]):
+        j = int(np.argmin(np.abs(alphas - a)))
+        s1 = [_stack(results, "s1", lambda p, s, N=N: p["N"] == N)[:, j] for N in Ns]
+        th = [_stack(results, "theory_s1", lambda p, s, N=N: p["N"] == N)[0, j] for N in Ns]
+        cplt.theory_line(ax1, Ns, th, color=color)
+        cplt.sim_points(ax1, Ns, [v.mean() for v in s1], [v.std() for v in s1], color=color,
+                        label=rf"$\alpha = {a:g}$")
+    ax1.set_xscale("log")
+    ax1.set_yscale("log")
+    ax1.set_xlabel(r"width $N = d = n$")
+    ax1.set_ylabel(r"top singular value $s_1$")
+    ax1.legend(loc="upper left", title="lines: theory", fontsize=9)
+    big = lambda p, s: p["N"] == Ns[-1]  # noqa: E731
+    cos2 = _stack(results, "cos2_beta", big)
+    cplt.theory_line(ax2, alphas, _stack(results, "theory_cos2", big)[0], label="theory")
+    cplt.theory_line(ax2, alphas, np.full(len(alphas), float(results[0][2]["saturation"])),
+                     linestyle="-.", color=P["null"], label="saturation")
+    cplt.sim_points(ax2, alphas, *_spread(cos2), color=P["one_step"],
+                    label=rf"$\cos^2(v_1, \beta^*)$, $N = {Ns[-1]}$")
+    ax2.set_xlabel(r"step-size exponent $\alpha$")
+    ax2.set_ylabel("squared overlap")
+    ax2.set_ylim(-0.02, 1.05)
+    ax2.legend(loc="lower right", fontsize=9)
+    return _save(fig, out, exp.id) + write_tidy(out, exp, scale, results, long="alpha")
+
+
+def _term_table(results, pair, k, batch="reused", key="terms"):
+    """(Ns, values [N, seed]) of ``key_k`` for one pair."""
+    sel = [(p, r) for p, s, r in results if (p["alpha1"], p["alpha2"]) == tuple(pair)
+           and p["batch"] == batch]
+    Ns = sorted({p["N"] for p, _ in sel})
+    name = f"{key}_{k}" if k is not None else key
+    vals = [np.array([float(r[name]) for p, r in sel if p["N"] == N]) for N in Ns]
+    return np.array(Ns), vals
+
+
+def report_e3(exp, scale, results, out):
+    import matplotlib.pyplot as plt
+    from matplotlib.colors import ListedColormap
+    from . import plotting as cplt
+    from .theory import lambda_boundary, spike_exponent
+    fig, ax = _fig()
+    g1, g2 = np.meshgrid(np.linspace(0, 0.4999, 400), np.linspace(0, 0.4999, 400))
+    lam = np.minimum(np.floor(g2 / (0.5 - g1) + 1e-9), 5)
+    greys = ListedColormap(plt.cm.Greys(np.linspace(0.0, 0.45, 6)))
+    ax.contourf(g1, g2, lam, levels=np.arange(-0.5, 6), cmap=greys, zorder=0)
+    a1 = np.linspace(0, 0.5, 200)
+    for k in range(1, 6):
+        cplt.theory_line(ax, a1, lambda_boundary(k, a1), linewidth=3 if k == 2 else 1.2,
+                         label=r"$\Lambda = 2$: $2\alpha_1 + \alpha_2 = 1$" if k == 2 else None)
+    xs, ys, local, rows = [], [], [], []
+    for pair in E3_POINTS:
+        Ns, vals = _term_table(results, pair, 2)
+        m = np.array([np.exp(np.log(v).mean()) for v in vals])
+        slope = np.log(m[-1] / m[-2]) / np.log(Ns[-1] / Ns[-2])
+        xs.append(pair[0]), ys.append(pair[1]), local.append(slope)
+        rows.append((pair, slope, spike_exponent(*pair, 2)))
+    sc = ax.scatter(xs, ys, c=local, cmap="RdBu_r", vmin=-0.5, vmax=0.5, s=130,
+                    edgecolors=cplt.PALETTE["theory"], linewidths=1.2, zorder=5,
+                    label=r"simulation: local exponent of $T_2$")
+    fig.colorbar(sc, ax=ax, label=r"measured exponent of $T_2$ (two largest $N$)")
+    ax.set_xlim(0, 0.5)
+    ax.set_ylim(0, 0.5)
+    ax.set_xlabel(r"first step exponent $\alpha_1$")
+    ax.set_ylabel(r"second step exponent $\alpha_2$")
+    ax.legend(loc="lower left", framealpha=0.9, frameon=True, fontsize=9)
+    return _save(fig, out, exp.id) + write_tidy(out, exp, scale, results)
+
+
+def report_e4(exp, scale, results, out):
+    from . import plotting as cplt
+    from .theory import spike_exponent
+    P = cplt.PALETTE
+    fig, axes = _fig(1, len(E4_PAIRS), sharey=True)
+    for ax, pair in zip(axes, E4_PAIRS):
+        for k, color, marker in [(0, P["reused"], "o"), (2, P["accent"], "s")]:
+            Ns, vals = _term_table(results, pair, k)
+            logs = [np.log(v) for v in vals]
+            mean = np.exp([l.mean() for l in logs])
+            lo, hi = np.exp([l.min() for l in logs]), np.exp([l.max() for l in logs])
+            cplt.sim_points(ax, Ns, mean, np.stack([mean - lo, hi - mean]), color=color,
+                            marker=marker, label=f"$T_{k}$ (simulation)")
+            slope = spike_exponent(*pair, k)
+            cplt.theory_line(ax, Ns, mean[-1] * (Ns / Ns[-1]) ** slope, linestyle="--",
+                             label="predicted slope" if k == 0 else None)
+            ax.text(Ns[0], mean[-1] * (Ns[0] / Ns[-1]) ** slope * 1.25, f"{slope:+.2f}",
+                    fontsize=9, color=P["theory"])
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel(r"width $N = d = n$")
+        ax.set_xticks(Ns, [str(n) for n in Ns])
+        ax.minorticks_off()
+        ax.text(0.03, 0.97, rf"$(\alpha_1, \alpha_2) = ({pair[0]:.2f}, {pair[1]:.2f})$",
+                transform=ax.transAxes, va="top", fontsize=10)
+    axes[0].set_ylabel(r"term size $T_k$")
+    axes[0].legend(loc="lower right", fontsize=9)
+    return _save(fig, out, exp.id) + write_tidy(out, exp, scale, results)
+
+
+def report_e5(exp, scale, results, out):
+    from . import plotting as cplt
+    from .experiments import two_steps
+    P = cplt.PALETTE
+    fig, ax = _fig()
+    for pair, marker, ls in [(E5_PAIRS[0], "o", "-"), (E5_PAIRS[1], "D", "--")]:
+        for batch in ("reused", "fresh"):
+            Ns, vals = _term_table(results, pair, None, batch=batch, key="rel_diff")
+            mean = np.array([v.mean() for v in vals])
+            lo, hi = np.array([v.min() for v in vals]), np.array([v.max() for v in vals])
+            cplt.sim_points(ax, Ns, mean, np.stack([mean - lo, hi - mean]), color=P[batch],
+                            marker=marker, label=f"{batch}, $({pair[0]:.2f}, {pair[1]:.2f})$")
+        grid = np.geomspace(Ns[0], Ns[-1], 60)
+        cplt.theory_line(ax, grid, two_steps.fresh_relative_difference(*pair, grid),
+                         linestyle=ls, label=f"fresh limit, $({pair[0]:.2f}, {pair[1]:.2f})$")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel(r"width $N = d = n$")
+    ax.set_ylabel(r"$\|W_2 - W_{\mathrm{ref}}\| \,/\, \|W_{\mathrm{ref}} - W_0\|$")
+    ax.legend(loc="center left", bbox_to_anchor=(1.0, 0.5), fontsize=9)
+    return _save(fig, out, exp.id) + write_tidy(out, exp, scale, results)
+
+
+def report_e6(exp, scale, results, out):
+    from . import plotting as cplt
+    P = cplt.PALETTE
+    fig, ax = _fig()
+    cos2 = _group(results, "cos2", ("alpha1", "alpha2", "batch"))
+    limit = _group(results, "limit", ("alpha1", "alpha2", "batch"))
+    limit_n = _group(results, "limit_finite_n", ("alpha1", "alpha2", "batch"))
+    for j, (batch, shift) in enumerate((("reused", -0.12), ("fresh", 0.12))):
+        x = np.arange(len(E6_PAIRS)) + shift
+        keys = [(a1, a2, batch) for a1, a2 in E6_PAIRS]
+        v = [cos2[k] for k in keys]
+        mean = np.array([a.mean() for a in v])
+        cplt.sim_points(ax, x, mean, np.stack([mean - [a.min() for a in v],
+                                               [a.max() for a in v] - mean]),
+                        color=P[batch], label=f"{batch}: simulation")
+        for xi, k in zip(x, keys):
+            cplt.theory_line(ax, [xi - 0.1, xi + 0.1], [limit[k].mean()] * 2, color=P[batch],
+                             label=f"{batch}: limit" if xi == x[0] else None)
+            cplt.theory_line(ax, [xi - 0.1, xi + 0.1], [limit_n[k].mean()] * 2,
+                             color=P[batch], linestyle=":",
+                             label=r"limit $\times (1 - 1/\theta^2)$" if (xi == x[0] and j == 1)
+                             else None)
+    ax.set_xticks(range(len(E6_PAIRS)), [f"({a:.2f}, {b:.2f})" for a, b in E6_PAIRS])
+    ax.set_xlabel(r"$(\alpha_1, \alpha_2)$")
+    ax.set_ylabel(r"$\cos^2(v_1, \beta^*)$")
+    ax.set_ylim(0, 1)
+    ax.legend(loc="lower left", fontsize=9, ncol=2)
+    return _save(fig, out, exp.id) + write_tidy(out, exp, scale, results)
+
+
+def report_e7(exp, scale, results, out):
+    from . import plotting as cplt
+    P = cplt.PALETTE
+    fig, ax = _fig()
+    proj = _group(results, "projection", ("batch", "alpha1", "N"))
+    Ns = sorted({p["N"] for p, _, _ in results})
+    styles = {("reused", 0.35): (P["reused"], 1.0, r"reused, $(0.35, 0.45)$, $\Lambda = 3$"),
+              ("reused", 0.20): (P["accent"], 0.94, r"reused, $(0.20, 0.45)$, $\Lambda = 1$"),
+              ("fresh", 0.35): (P["fresh"], 1.06, r"fresh, $(0.35, 0.45)$, $\Lambda = 3$")}
+    for (batch, a1), (color, off, label) in styles.items():
+        v = [proj[(batch, a1, N)] for N in Ns]
+        mean = np.array([a.mean() for a in v])
+        cplt.sim_points(ax, np.array(Ns) * off, mean,
+                        np.stack([mean - [a.min() for a in v], [a.max() for a in v] - mean]),
+                        color=color, label=label)
+    grid = np.geomspace(Ns[0] * 0.8, Ns[-1] * 1.25, 50)
+    cplt.theory_line(ax, grid, 4 / grid, color=P["null"], linestyle="--", label="chance $4/d$")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xticks(Ns, [str(n) for n in Ns])
+    ax.minorticks_off()
+    ax.set_xlabel(r"width $N = d = n$")
+    ax.set_ylabel(r"$\|P_4 \beta^*\|^2$")
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.17), ncol=2, fontsize=9)
+    return _save(fig, out, exp.id) + write_tidy(out, exp, scale, results)
+
+
+def _category_report(exp, scale, results, out, by, names, xlabel):
+    from . import plotting as cplt
+    P = cplt.PALETTE
+    fig, ax = _fig()
+    proj = _group(results, "projection", (by, "batch"))
+    learn = _group(results, "learnable", (by, "batch"))
+    for batch, shift in (("reused", -0.1), ("fresh", 0.1)):
+        idx = [i for i, n in enumerate(names) if (n, batch) in proj]
+        v = [proj[(names[i], batch)] for i in idx]
+        mean = np.array([a.mean() for a in v])
+        cplt.sim_points(ax, np.array(idx) + shift, mean,
+                        np.stack([mean - [a.min() for a in v], [a.max() for a in v] - mean]),
+                        color=P[batch], label=f"{batch} batch")
+        for i in idx:
+            if learn[(names[i], batch)].all():
+                ax.annotate("predicted\nlearned", (i + shift, proj[(names[i], batch)].mean()),
+                            textcoords="offset points", xytext=(0, 12), ha="center",
+                            fontsize=8, color=P[batch])
+    N = results[0][0]["N"]
+    cplt.theory_line(ax, [-0.4, len(names) - 0.6], [4 / N] * 2, color=P["null"],
+                     linestyle="--", label="chance $4/d$")
+    ax.set_yscale("log")
+    ax.set_xticks(range(len(names)), names, fontsize=9)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(r"$\|P_4 \beta^*\|^2$")
+    ax.legend(loc="upper right", fontsize=9)
+    return _save(fig, out, exp.id) + write_tidy(out, exp, scale, results)
+
+
+def report_e8(exp, scale, results, out):
+    return _category_report(exp, scale, results, out, "target", E8_TARGETS,
+                            r"target link, $(\alpha_1, \alpha_2) = (0.35, 0.45)$")
+
+
+def report_e9(exp, scale, results, out):
+    return _category_report(exp, scale, results, out, "activation", E9_ACTIVATIONS,
+                            r"activation, $\mathrm{He}_3$ target, $(0.35, 0.45)$")
+
+
+def report_e10(exp, scale, results, out):
+    from . import plotting as cplt
+    params, seed, r = results[0]
+    fig, (ax1, ax2) = _fig(1, 2, sharey=True)
+    edge = float(r["edge"]) * 1.02
+    for ax, key, name in ((ax1, "s", "$W_2$"), (ax2, "s_null", "$W_2$, null run")):
+        s = np.asarray(r[key])
+        cplt.spectrum_histogram(ax, s[1:], float(r["phi"]), outliers_edge=edge,
+                                label=f"singular values of {name}")
+        ax.set_xscale("log")
+        ax.set_xlabel("singular value (first one not shown)")
+        ax.legend(loc="upper right", fontsize=9)
+    ax1.set_ylabel("density")
+    rows = []
+    for p, s, res in results:
+        base = dict(p, seed=s)
+        for name in ("s", "s_null"):
+            for i, v in enumerate(np.asarray(res[name])):
+                rows.append(dict(base, matrix="W2" if name == "s" else "W2_null", index=i,
+                                 singular_value=float(v)))
+        for i, v in enumerate(np.asarray(res["s_W1"])):
+            rows.append(dict(base, matrix="W1_top", index=i, singular_value=float(v)))
+        for i, (v, w) in enumerate(zip(np.asarray(res["s_top"]), np.asarray(res["on_powers"]))):
+            rows.append(dict(base, matrix="W2_top", index=i, singular_value=float(v),
+                             left_on_powers_of_a=float(w)))
+    return _save(fig, out, exp.id) + write_tidy(out, exp, scale, results, rows=rows)
+
+
+# -- the registry of experiments ------------------------------------------------------------
+_DEFS = [
+    ("E1", "one step at eta = Theta(1): s1 and overlaps vs eta", units_e1, compute_e1, report_e1,
+     "companion.experiments.one_step.transition_sweep", None),
+    ("E2", "one step at eta = N^alpha: spike growth and alignment saturation", units_e2,
+     compute_e2, report_e2, "companion.experiments.one_step.growth_sweep", None),
+    ("E3", "phase diagram of Lambda(alpha1, alpha2) with simulated exponents", units_e3,
+     compute_two_step, report_e3, "companion.experiments.two_steps.two_step_run", "two_step_run"),
+    ("E4", "exponent check: term sizes vs N", units_e4, compute_two_step, report_e4,
+     "companion.experiments.two_steps.two_step_run", "two_step_run"),
+    ("E5", "two steps = one step when alpha1 + alpha2 < 1/2 (reused), not fresh", units_e5,
+     compute_two_step, report_e5, "companion.experiments.two_steps.two_step_run", "two_step_run"),
+    ("E6", "first-direction alignment, reused vs fresh, He_1 target", units_e6, compute_e6,
+     report_e6, "companion.experiments.reuse_vs_fresh.first_direction_runs", None),
+    ("E7", "He_3 learned only with reuse: projection on the top-4 subspace", units_e7,
+     compute_projection, report_e7, "companion.experiments.reuse_vs_fresh.projection_runs",
+     "projection_run"),
+    ("E8", "other targets: He_2, (He_2+He_3)/sqrt2, bounded odd", units_e8, compute_projection,
+     report_e8, "companion.experiments.reuse_vs_fresh.projection_runs", "projection_run"),
+    ("E9", "activation ablation: tanh, tanh(z+0.5), ReLU", units_e9, compute_projection,
+     report_e9, "companion.experiments.reuse_vs_fresh.projection_runs", "projection_run"),
+    ("E10", "spectrum of W2 beside a null run", units_e10, compute_e10, report_e10,
+     "companion.experiments.two_steps.spectrum_with_null", None),
+]
+for _id, _title, _units, _compute, _report, _calls, _cache in _DEFS:
+    register(Experiment(id=_id, title=_title, units=_units, compute=_compute, report=_report,
+                        meta={"calls": _calls}, cache_id=_cache))
+
+EXPERIMENT_IDS = [d[0] for d in _DEFS]
+
+
+def parse_only(text: str | None) -> list[str]:
+    """``"E4,E7"`` -> ``["E4", "E7"]`` (order kept, duplicates dropped); ``None`` -> all."""
+    if text is None:
+        return list(EXPERIMENT_IDS)
+    ids = []
+    for part in text.split(","):
+        eid = part.strip().upper()
+        if not eid:
+            continue
+        if eid not in REGISTRY:
+            raise ValueError(f"unknown experiment id {part.strip()!r} (known: E1 to E10)")
+        if eid not in ids:
+            ids.append(eid)
+    if not ids:
+        raise ValueError("--only lists no experiment")
+    return ids
+
+
+def unit_cost(params: dict) -> float:
+    """Rough relative cost of a unit, for the overall time-left estimate (two GEMMs of size
+    N x n x d per gradient: ~N^3)."""
+    n = float(params.get("N", 1000)) / 1000.0
+    return max(n, 0.05) ** 3
+
+
+def reproduce(ids=None, scale: str = "small", jobs: int = 1, out=".", cache_dir=None,
+              scheduler: str | None = None, progress: bool = True, stream=None) -> dict:
+    """Run the experiments ``ids`` at ``scale``; write figures and data to ``out``.
+
+    Returns {id: [paths written]}. The cache lives in ``cache_dir`` (default ``out/cache``).
+    Progress bars go to ``stream`` (default stderr): one bar per experiment and an overall
+    bar weighted by each unit's cost (~N^3) with the estimated time left.
+    """
+    from tqdm import tqdm
+
+    from .cache import ResultCache
+
+    _check_scale(scale)
+    ids = parse_only(None) if ids is None else list(ids)
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    cache = ResultCache(Path(cache_dir) if cache_dir else out / "cache", __version__)
+    stream = sys.stderr if stream is None else stream
+    plans = {eid: plan_sweep(REGISTRY[eid], scale, cache) for eid in ids}
+    # units shared by several experiments (same cache namespace) are counted once
+    seen, total = set(), 0.0
+    for eid in ids:
+        exp, plan = REGISTRY[eid], plans[eid]
+        for i in plan.pending:
+            key = (exp.cache_name, json.dumps(plan.units[i][0], sort_keys=True), plan.units[i][1])
+            if key not in seen:
+                seen.add(key)
+                total += unit_cost(plan.units[i][0])
+    overall = tqdm(total=round(total, 3), desc="all experiments", unit="cost", position=0,
+                   file=stream, disable=not progress, dynamic_ncols=True,
+                   bar_format="{l_bar}{bar}| {percentage:3.0f}% [{elapsed}<{remaining}]")
+    written = {}
+    try:
+        for eid in ids:
+            exp = REGISTRY[eid]
+            plan = plan_sweep(exp, scale, cache) if eid != ids[0] else plans[eid]
+            bar = tqdm(total=len(plan.units), initial=len(plan.hits), desc=f"{eid:>3}",
+                       unit="run", position=1, leave=False, file=stream,
+                       disable=not progress, dynamic_ncols=True)
+
+            def tick(params, seed, bar=bar):
+                bar.update(1)
+                overall.update(round(unit_cost(params), 3))
+
+            try:
+                results = run_sweep(exp, scale, cache, jobs=jobs, scheduler=scheduler,
+                                    progress=tick, plan=plan)
+            finally:
+                bar.close()
+            written[eid] = exp.report(exp, scale, results, out)
+            if progress:
+                overall.write(f"{eid}: {len(plan.units)} runs ({len(plan.hits)} from the cache)"
+                              f" -> {', '.join(p.name for p in written[eid])}", file=stream)
+    finally:
+        overall.close()
+    return written
+
+
+def check_output_dir(out) -> Path:
+    """Create ``out`` if needed and check that it is writable (ValueError otherwise)."""
+    out = Path(out)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        probe = out / f".write-test-{os.getpid()}"
+        probe.write_text("")
+        probe.unlink()
+    except OSError as exc:
+        raise ValueError(f"output directory {str(out)!r} is not writable "
+                         f"({exc.strerror or exc})") from None
+    return out

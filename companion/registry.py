@@ -1,0 +1,185 @@
+"""The figure registry: one table mapping each claim of the paper (SPEC section 0) to where
+the book shows it, the function that computes it, the experiment of
+``python -m companion reproduce`` that regenerates it, the test that checks it and the
+paper-scale data file.
+
+This table is the single source of truth; the book page ``book/registry.md`` is generated
+from it (``python -m companion.registry > book/registry.md``) and a test checks that the page
+is up to date and that every entry exists (the notebook and the heading in it, the
+function, the test, the data file or the explicit mark "not yet computed").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+NOT_YET = "not yet computed"
+
+#: Paper-scale data committed under ``data/paper/`` (``--scale paper``), or :data:`NOT_YET`.
+PAPER_DATA: dict[str, str] = {
+    "E1": NOT_YET, "E2": NOT_YET, "E3": NOT_YET, "E4": NOT_YET, "E5": NOT_YET,
+    "E6": NOT_YET, "E7": NOT_YET, "E8": NOT_YET, "E9": NOT_YET, "E10": NOT_YET,
+}
+
+
+@dataclass(frozen=True)
+class Claim:
+    claim: str          # the claim, as SPEC section 0 lists it
+    source: str         # "paper (abstract)", "paper (summary)" or "predecessor"
+    chapter: str        # notebook path, relative to the repository
+    section: str        # heading text in that notebook (as written in its markdown)
+    function: str       # importable companion function that computes it
+    experiments: tuple  # experiment ids of ``python -m companion reproduce``
+    test: str           # tests/<file>.py::<function>
+
+    @property
+    def data(self) -> list[str]:
+        return [PAPER_DATA[e] for e in self.experiments]
+
+
+CLAIMS: list[Claim] = [
+    Claim("Linear-width regime: N, n, d grow together (N ~ n ~ d); W0's singular values fill "
+          "the Marchenko-Pastur bulk", "paper (abstract)", "book/intro.ipynb",
+          "## The linear-width regime", "companion.spectra.mp_edges", ("E10",),
+          "tests/test_spectra.py::test_mp_edges_match_W0_at_N_equals_d_1000"),
+    Claim("One step (the predecessors): the gradient is rank one plus a vanishing remainder; "
+          "a BBP transition at eta = Theta(1)", "predecessor", "book/one_step.ipynb",
+          "## The transition at $\\eta = \\Theta(1)$",
+          "companion.experiments.one_step.transition_sweep", ("E1",),
+          "tests/test_experiments_one_step.py::test_transition_sweep_shapes_reproducible_and_bbp"),
+    Claim("One step with eta = N^alpha: the spike grows, its alignment saturates at "
+          "cos^2(u1, beta*)", "predecessor", "book/one_step.ipynb",
+          "## Large steps: $\\eta = N^\\alpha$", "companion.experiments.one_step.growth_sweep",
+          ("E2",),
+          "tests/test_experiments_one_step.py::"
+          "test_growth_sweep_spike_grows_and_alignment_saturates_at_u1"),
+    Claim("Two GD steps on the first layer with eta_t ~ N^alpha_t, alpha_t in [0, 1/2)",
+          "paper (abstract)", "book/two_steps.ipynb", "## The statement",
+          "companion.experiments.two_steps.two_step_run", ("E3",),
+          "tests/test_experiments_two_steps.py::test_sweep_shapes_and_reproducible"),
+    Claim("W2 is a spiked random matrix whose outliers are the learned directions",
+          "paper (abstract)", "book/two_steps.ipynb",
+          "## The spectrum of $W_2$ beside a null run",
+          "companion.experiments.two_steps.spectrum_with_null", ("E10",),
+          "tests/test_experiments_two_steps.py::test_spectrum_with_null_shapes_and_first_spike"),
+    Claim("Number of added spikes floor(alpha2 / (1/2 - alpha1)), Lambda = min(L - 1, that) "
+          "with L the activation's degree", "paper (abstract, summary)",
+          "book/two_steps.ipynb", "## The phase diagram", "companion.theory.lambda_count",
+          ("E3",), "tests/test_theory.py::test_lambda_capped_by_polynomial_degree"),
+    Claim("Term k of W2 has size N^(alpha2 - k(1/2 - alpha1)) (the companion's exponent "
+          "check of the count)", "companion derivation", "book/two_steps.ipynb",
+          "## The exponent check", "companion.experiments.two_steps.two_step_sweep", ("E4",),
+          "tests/test_experiments_two_steps.py::"
+          "test_first_spike_grows_and_even_term_beats_odd_floor"),
+    Claim("alpha1 + alpha2 < 1/2: two steps act as one step with eta1 + eta2",
+          "paper (summary)", "book/two_steps.ipynb", "## When two steps act as one",
+          "companion.experiments.two_steps.two_step_sweep", ("E5",),
+          "tests/test_experiments_two_steps.py::"
+          "test_two_steps_act_as_one_only_with_a_reused_batch"),
+    Claim("Fresh batches learn only information-exponent-one directions (first direction: "
+          "reused vs fresh alignment)", "paper (abstract)", "book/reuse_vs_fresh.ipynb",
+          "## E6: the first learned direction",
+          "companion.experiments.reuse_vs_fresh.first_direction_runs", ("E6", "E8"),
+          "tests/test_experiments_reuse_vs_fresh.py::"
+          "test_first_direction_runs_shapes_reproducible_and_science"),
+    Claim("Reused batches learn directions of higher information exponent for suitable "
+          "alphas (other targets, activations)", "paper (abstract)",
+          "book/reuse_vs_fresh.ipynb", "## E8: other targets",
+          "companion.experiments.reuse_vs_fresh.projection_runs", ("E8", "E9"),
+          "tests/test_experiments_reuse_vs_fresh.py::"
+          "test_reuse_learns_bounded_odd_target_fresh_does_not"),
+    Claim("The He_3 example: learned with reuse iff Lambda >= 2, never with a fresh batch",
+          "paper (summary)", "book/reuse_vs_fresh.ipynb",
+          "## E7: a $\\mathrm{He}_3$ direction, learned only with reuse",
+          "companion.experiments.reuse_vs_fresh.projection_runs", ("E7",),
+          "tests/test_learning.py::test_he3_learned_only_with_reuse"),
+    Claim("The He_3 headline needs seeds: its spread at finite N", "companion measurement",
+          "book/finite_size.ipynb", "## One seed is not a result",
+          "companion.experiments.finite_size.headline_spread", ("E7",),
+          "tests/test_experiments_finite_size.py::test_headline_spread_and_ordering"),
+]
+
+_CHAPTER_DOC = {"book/intro.ipynb": "intro", "book/one_step.ipynb": "one_step",
+                "book/two_steps.ipynb": "two_steps", "book/reuse_vs_fresh.ipynb": "reuse_vs_fresh",
+                "book/finite_size.ipynb": "finite_size"}
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def render() -> str:
+    """The book page (MyST markdown) generated from :data:`CLAIMS` and :data:`PAPER_DATA`."""
+    from .reproduce import REGISTRY, SIZES
+    lines = [
+        "# Figure registry",
+        "",
+        "<!-- Generated by `python -m companion.registry > book/registry.md` from the table in",
+        "     companion/registry.py; edit the table there, never this page. -->",
+        "",
+        "Each claim of the paper (and the predecessors' one-step results the book builds on), "
+        "where the book shows it, the function that computes it, the experiment of "
+        "`python -m companion reproduce` that regenerates its figure and data, the test that "
+        "checks it, and the paper-scale data file. A test (`tests/test_reproduce.py`) checks "
+        "that every entry exists.",
+        "",
+        "| claim | stated by | chapter, section | function | experiment | test | paper-scale data |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for c in CLAIMS:
+        section = c.section.lstrip("#").strip()
+        data = ", ".join(sorted({f"`{d}`" if d != NOT_YET else d for d in c.data}))
+        lines.append(
+            f"| {_cell(c.claim)} | {c.source} | {{doc}}`{_CHAPTER_DOC[c.chapter]}`, "
+            f"\"{_cell(section)}\" | `{c.function}` | {', '.join(c.experiments)} | "
+            f"`{c.test}` | {data} |")
+    lines += [
+        "",
+        "## The experiments",
+        "",
+        "| id | what | computed by | small (book) | paper | paper-scale data |",
+        "|---|---|---|---|---|---|",
+    ]
+    for eid, exp in REGISTRY.items():
+        if eid not in PAPER_DATA:
+            continue
+        small = ", ".join(f"{k} {v}" for k, v in SIZES[eid]["small"].items())
+        paper = ", ".join(f"{k} {v}" for k, v in SIZES[eid]["paper"].items())
+        d = PAPER_DATA[eid]
+        lines.append(f"| {eid} | {_cell(exp.title)} | `{exp.meta['calls']}` | {small} | "
+                     f"{paper} | {d if d == NOT_YET else f'`{d}`'} |")
+    lines += [
+        "",
+        "## Reproduce and use the data",
+        "",
+        "```bash",
+        "python -m companion reproduce                      # every figure at the book's size",
+        "python -m companion reproduce --scale paper --jobs 2 --out results/paper",
+        "python -m companion reproduce --only E4,E7 --scheduler tcp://HOST:8786  # on a Dask cluster",
+        "```",
+        "",
+        "Each experiment writes `E<k>.png`, `E<k>.pdf`, `E<k>.csv` (tidy: one row per run, with "
+        "every parameter and the seed as columns; E1 and E2 one row per run and step size or "
+        "exponent; E10 one row per singular value) and `E<k>.json` (package version, scale, "
+        "date, parameters of every run). Runs are cached under `OUT/cache`, keyed by every "
+        "parameter, the seed and the package version: a rerun reuses them, an interrupted run "
+        "resumes, a damaged entry is recomputed.",
+        "",
+        "The paper-scale CSV and JSON files are committed under `data/paper/`. The chapters do "
+        "not read them (they recompute at their own size); to compare, load a file next to a "
+        "chapter's result, for example:",
+        "",
+        "```python",
+        "import csv",
+        "rows = list(csv.DictReader(open(\"data/paper/E7.csv\")))",
+        "reused = [float(r[\"projection\"]) for r in rows",
+        "          if r[\"batch\"] == \"reused\" and r[\"alpha1\"] == \"0.35\" and r[\"N\"] == \"4096\"]",
+        "```",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    import sys
+    sys.stdout.write(render())

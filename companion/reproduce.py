@@ -480,6 +480,8 @@ def report_e5(exp, scale, results, out):
                          linestyle=ls, label=f"fresh limit, $({pair[0]:.2f}, {pair[1]:.2f})$")
     ax.set_xscale("log")
     ax.set_yscale("log")
+    ax.set_xticks(Ns, [str(n) for n in Ns])
+    ax.minorticks_off()
     ax.set_xlabel(r"width $N = d = n$")
     ax.set_ylabel(r"$\|W_2 - W_{\mathrm{ref}}\| \,/\, \|W_{\mathrm{ref}} - W_0\|$")
     ax.legend(loc="center left", bbox_to_anchor=(1.0, 0.5), fontsize=9)
@@ -565,10 +567,12 @@ def _category_report(exp, scale, results, out, by, names, xlabel):
     cplt.theory_line(ax, [-0.4, len(names) - 0.6], [4 / N] * 2, color=P["null"],
                      linestyle="--", label="chance $4/d$")
     ax.set_yscale("log")
+    lo, hi = ax.get_ylim()
+    ax.set_ylim(lo, hi * 2.5)       # room for the annotations
     ax.set_xticks(range(len(names)), names, fontsize=9)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(r"$\|P_4 \beta^*\|^2$")
-    ax.legend(loc="upper right", fontsize=9)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=3, fontsize=9)
     return _save(fig, out, exp.id) + write_tidy(out, exp, scale, results)
 
 

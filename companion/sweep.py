@@ -131,8 +131,22 @@ def _execute(exp: Experiment, units, jobs: int, scheduler: str | None):
     if scheduler is None:
         yield from joblib.Parallel(n_jobs=jobs, return_as="generator_unordered")(tasks)
         return
-    from distributed import Client
+    from distributed import Client, as_completed
 
-    with Client(scheduler):
+    with Client(scheduler) as client:
+        threads = sum(client.nthreads().values())
+        if threads <= 1:
+            # joblib's dask backend sizes itself by the cluster's threads; with one thread it
+            # falls back to joblib's sequential backend and runs everything HERE, silently.
+            # Submit to the cluster directly instead.
+            futures = [client.submit(_compute_unit, exp.compute, p, s, None, pure=False)
+                       for p, s in units]
+            try:
+                for future in as_completed(futures):
+                    yield future.result()
+            finally:
+                client.cancel(futures)
+            return
         with joblib.parallel_config(backend="dask"):
-            yield from joblib.Parallel(n_jobs=jobs, return_as="generator_unordered")(tasks)
+            yield from joblib.Parallel(n_jobs=-1 if jobs == 1 else jobs,
+                                       return_as="generator_unordered")(tasks)

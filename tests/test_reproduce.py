@@ -129,12 +129,19 @@ def test_joblib_two_jobs_matches_serial(tmp_path):
     assert len(list((tmp_path / "b" / "E7-tiny").glob("*.npz"))) == 4
 
 
-def test_dask_local_cluster(tmp_path):
+@pytest.mark.parametrize("threads", [1, 2])
+def test_dask_local_cluster(tmp_path, threads):
+    """threads=1: the configuration of the issue (runs submitted to the cluster directly, as
+    joblib would run a one-thread cluster's work in this process); threads=2: joblib's dask
+    backend."""
     distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=threads, processes=True,
                                   host="127.0.0.1", dashboard_address=None) as cluster:
-        res = run_sweep(tiny_e7(), "small", ResultCache(tmp_path / "d", "1"), jobs=2,
-                        scheduler=cluster.scheduler_address)
+        with distributed.Client(cluster) as client, \
+                distributed.get_task_stream(client=client) as stream:
+            res = run_sweep(tiny_e7(), "small", ResultCache(tmp_path / "d", "1"), jobs=1,
+                            scheduler=cluster.scheduler_address)
+    assert len(stream.data) >= 1                                # the runs went to the cluster
     serial = run_sweep(tiny_e7(), "small", ResultCache(tmp_path / "s", "1"))
     np.testing.assert_allclose([float(r["projection"]) for _, _, r in res],
                                [float(r["projection"]) for _, _, r in serial], rtol=1e-8)

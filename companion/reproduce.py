@@ -53,11 +53,11 @@ SIZES = {
            "paper": dict(Ns=[512, 1024, 2048, 4096], seeds=4)},
     "E3": {"small": dict(Ns=[250, 500, 1000, 2000], seeds=2),
            "paper": dict(Ns=[512, 1024, 2048, 4096], seeds=4)},
-    "E6": {"small": dict(N=1000, seeds=3), "paper": dict(N=4096, seeds=4)},
+    "E6": {"small": dict(N=1000, seeds=3), "paper": dict(N=2048, seeds=4)},   # chapter: N/2
     "E7": {"small": dict(Ns=[500, 1000, 2000], seeds=3), "paper": dict(Ns=[1024, 2048, 4096], seeds=4)},
     "E8": {"small": dict(N=1000, seeds=3), "paper": dict(N=2048, seeds=4)},
     "E9": {"small": dict(N=2000, seeds=3), "paper": dict(N=4096, seeds=4)},
-    "E10": {"small": dict(N=2000, seeds=1), "paper": dict(N=4096, seeds=4)},
+    "E10": {"small": dict(N=2000, seeds=1), "paper": dict(N=4096, seeds=2)},  # 4 dense SVDs
 }
 SIZES["E4"] = SIZES["E5"] = SIZES["E3"]
 
@@ -588,17 +588,28 @@ def report_e9(exp, scale, results, out):
 
 def report_e10(exp, scale, results, out):
     from . import plotting as cplt
+    P = cplt.PALETTE
     params, seed, r = results[0]
-    fig, (ax1, ax2) = _fig(1, 2, sharey=True)
-    edge = float(r["edge"]) * 1.02
-    for ax, key, name in ((ax1, "s", "$W_2$"), (ax2, "s_null", "$W_2$, null run")):
-        s = np.asarray(r[key])
-        cplt.spectrum_histogram(ax, s[1:], float(r["phi"]), outliers_edge=edge,
-                                label=f"singular values of {name}")
-        ax.set_xscale("log")
-        ax.set_xlabel("singular value (first one not shown)")
-        ax.legend(loc="upper right", fontsize=9)
-    ax1.set_ylabel("density")
+    fig, ax = _fig()
+    s, s_null = np.asarray(r["s"]), np.asarray(r["s_null"])
+    edge = float(r["edge"]) * 1.02      # 2% margin, as companion.count_outliers
+    cplt.spectrum_histogram(ax, s[1:], float(r["phi"]), outliers_edge=edge,
+                            label=f"singular values of $W_2$ (top one, {s[0]:.3g}, not shown)")
+    top, on = np.asarray(r["s_top"])[1:], np.asarray(r["on_powers"])[1:]
+    spikes = top[(on >= 0.3) & (top > edge)]
+    ax.plot(spikes, np.zeros_like(spikes), marker="o", markersize=15, markerfacecolor="none",
+            markeredgecolor=P["theory"], markeredgewidth=1.5, linestyle="none", clip_on=False,
+            label="left vector on the powers of $a$ (spike)")
+    null_top = s_null[1:4]
+    ax.plot(null_top, np.full(len(null_top), 0.05), marker="|", markersize=14,
+            color=P["fresh"], linestyle="none",
+            label=f"null run: its 2nd to 4th values (top one {s_null[0]:.3g})")
+    ax.set_xlim(0, 1.1 * max(s[1], s_null[1], edge))
+    ax.set_xlabel(rf"singular value, $N = {params['N']}$, "
+                  rf"$(\alpha_1, \alpha_2) = ({params['alpha1']}, {params['alpha2']})$, seed {seed}")
+    ax.set_ylabel("density")
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2, fontsize=8.5)
+    fig_paths = _save(fig, out, exp.id)
     rows = []
     for p, s, res in results:
         base = dict(p, seed=s)
@@ -611,7 +622,7 @@ def report_e10(exp, scale, results, out):
         for i, (v, w) in enumerate(zip(np.asarray(res["s_top"]), np.asarray(res["on_powers"]))):
             rows.append(dict(base, matrix="W2_top", index=i, singular_value=float(v),
                              left_on_powers_of_a=float(w)))
-    return _save(fig, out, exp.id) + write_tidy(out, exp, scale, results, rows=rows)
+    return fig_paths + write_tidy(out, exp, scale, results, rows=rows)
 
 
 # -- the registry of experiments ------------------------------------------------------------

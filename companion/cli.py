@@ -115,9 +115,21 @@ def _reproduce(args) -> int:
     except ValueError as exc:
         sys.stderr.write(f"companion: error: {exc}\n")
         return 2
-    written = rp.reproduce(ids, scale=args.scale, jobs=args.jobs, out=out,
-                           cache_dir=args.cache, scheduler=args.scheduler,
-                           progress=not args.no_progress)
+    import signal
+
+    def _stop(signum, frame):   # a terminated run stops its workers (finished runs stay cached)
+        raise KeyboardInterrupt(f"signal {signum}")
+
+    signal.signal(signal.SIGTERM, _stop)
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:   # started in the background
+        signal.signal(signal.SIGINT, _stop)
+    try:
+        written = rp.reproduce(ids, scale=args.scale, jobs=args.jobs, out=out,
+                               cache_dir=args.cache, scheduler=args.scheduler,
+                               progress=not args.no_progress)
+    except KeyboardInterrupt:
+        sys.stderr.write("companion: interrupted; finished runs are cached, rerun to resume\n")
+        return 130
     for eid, paths in written.items():
         print(f"{eid}: " + " ".join(str(p) for p in paths))
     return 0

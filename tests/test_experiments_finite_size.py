@@ -79,6 +79,20 @@ def test_outlier_counts_shapes_and_reproducible(counts):
     assert list(counts["n_spikes_tanh"]) == [2, 2]
 
 
+def test_stack_outlier_counts_joins_targets(counts):
+    part = fs.outlier_counts(N=300, seeds=[0, 1], targets=("he1",), batches=("reused", "fresh"),
+                             top_k=6)
+    joined = fs.stack_outlier_counts([
+        fs.outlier_counts(N=300, seeds=[0, 1], targets=("he3",), batches=("reused", "fresh"),
+                          top_k=6), part])
+    assert list(joined["targets"]) == ["he3", "he1"]
+    for key in ("s_W2", "count_W2_vs_null", "proj", "cos2_sample"):
+        np.testing.assert_allclose(joined[key], counts[key], rtol=1e-10)
+    with pytest.raises(ValueError):
+        fs.stack_outlier_counts([part, fs.outlier_counts(N=200, seeds=[0, 1], targets=("he3",),
+                                                         top_k=6)])
+
+
 def test_heavy_tailed_labels_make_single_sample_outliers(counts):
     # Fresh batch: W2's second right singular vector points at the input of the largest
     # |y| for He_3 labels, not for Gaussian (He_1) labels.

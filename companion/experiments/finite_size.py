@@ -248,6 +248,28 @@ def outlier_counts(N: int = 1000, seeds=3, targets: Sequence[str] = ("he3", "he1
     return out
 
 
+def stack_outlier_counts(parts: Sequence[dict]) -> dict:
+    """Join the results of several :func:`outlier_counts` calls made with different targets
+    (same N, seeds, batches and exponents) along the target axis, so that a chapter can run
+    the targets in separate cells."""
+    parts = list(parts)
+    if not parts:
+        raise ValueError("stack_outlier_counts needs at least one result")
+    first = parts[0]
+    for other in parts[1:]:
+        for key in ("N", "alpha1", "alpha2", "edge", "margin"):
+            if other[key] != first[key]:
+                raise ValueError(f"results differ in {key}: {first[key]} and {other[key]}")
+        for key in ("batches", "seeds", "n_spikes_tanh"):
+            if not np.array_equal(other[key], first[key]):
+                raise ValueError(f"results differ in {key}")
+    out = dict(first)
+    for key, value in first.items():
+        if isinstance(value, np.ndarray) and key not in ("batches", "seeds", "n_spikes_tanh"):
+            out[key] = np.concatenate([p[key] for p in parts], axis=0)
+    return out
+
+
 # --- 3. run-to-run variability (pitfall 5) --------------------------------------------------
 
 #: The three settings of the headline experiment E7 compared in the chapter.

@@ -153,15 +153,15 @@ def compute_projection(params: dict, seed: int) -> dict:
 
 
 def compute_e10(params: dict, seed: int) -> dict:
-    """E10 unit: :func:`companion.experiments.two_steps.spectrum_with_null` (all singular
-    values of W2 and of its null run)."""
+    """E10 unit: :func:`companion.experiments.two_steps.spectrum_with_null`: all singular
+    values of W2 (dense SVD), the top 12 of W2, of its null run (``s_null``) and of W1."""
     from .experiments import two_steps
     r = two_steps.spectrum_with_null(params["N"], params["alpha1"], params["alpha2"],
                                      seed=seed, K=5, top=12, batch=params["batch"],
                                      activation=params["activation"], target=params["target"],
-                                     full=True, full_null=True)
+                                     full=True, full_null=False)
     left = np.asarray(r["left"], float)
-    return {"s": np.asarray(r["s"], float), "s_null": np.asarray(r["s_null"], float),
+    return {"s": np.asarray(r["s"], float), "s_null": np.asarray(r["s_top_null"], float),
             "s_W1": np.asarray(r["s_W1"], float), "s_top": np.asarray(r["s_top"], float),
             "on_powers": left.sum(axis=1), "edge": float(r["edge"]), "phi": float(r["phi"]),
             "lambda": int(r["lambda_"])}
@@ -186,8 +186,10 @@ def units_e2(scale):
 
 def _two_step_units(eid, scale, pairs, batches=("reused",)):
     z = _size(eid, scale)
+    # the one-step reference (an extra gradient and two Lanczos runs) only where E5 uses it,
+    # so that E3, E4 and E5 share their runs
     return [(dict(N=N, alpha1=a1, alpha2=a2, batch=b, K=4, activation="tanh", target="he1",
-                  reference=True), s)
+                  reference=(a1, a2) in E5_PAIRS), s)
             for (a1, a2) in pairs for b in batches for N in z["Ns"] for s in _seeds(z["seeds"])]
 
 
@@ -615,7 +617,7 @@ def report_e10(exp, scale, results, out):
         base = dict(p, seed=s)
         for name in ("s", "s_null"):
             for i, v in enumerate(np.asarray(res[name])):
-                rows.append(dict(base, matrix="W2" if name == "s" else "W2_null", index=i,
+                rows.append(dict(base, matrix="W2" if name == "s" else "W2_null_top", index=i,
                                  singular_value=float(v)))
         for i, v in enumerate(np.asarray(res["s_W1"])):
             rows.append(dict(base, matrix="W1_top", index=i, singular_value=float(v)))
@@ -649,9 +651,12 @@ _DEFS = [
     ("E10", "spectrum of W2 beside a null run", units_e10, compute_e10, report_e10,
      "companion.experiments.two_steps.spectrum_with_null", None),
 ]
+#: relative cost per N^3 beyond one two-step run (E1, E2: a Lanczos run per step size;
+#: E10: a dense SVD and a null run)
+_COST = {"E1": 2.0, "E2": 2.0, "E10": 8.0}
 for _id, _title, _units, _compute, _report, _calls, _cache in _DEFS:
     register(Experiment(id=_id, title=_title, units=_units, compute=_compute, report=_report,
-                        meta={"calls": _calls}, cache_id=_cache))
+                        meta={"calls": _calls, "cost": _COST.get(_id, 1.0)}, cache_id=_cache))
 
 EXPERIMENT_IDS = [d[0] for d in _DEFS]
 
@@ -674,11 +679,12 @@ def parse_only(text: str | None) -> list[str]:
     return ids
 
 
-def unit_cost(params: dict) -> float:
+def unit_cost(params: dict, weight: float = 1.0) -> float:
     """Rough relative cost of a unit, for the overall time-left estimate (two GEMMs of size
-    N x n x d per gradient: ~N^3)."""
+    N x n x d per gradient: ~N^3; ``weight`` from the experiment's ``meta["cost"]``, e.g. the
+    dense SVD of E10), rounded so that the bar's total is the exact sum of its updates."""
     n = float(params.get("N", 1000)) / 1000.0
-    return max(n, 0.05) ** 3
+    return round(weight * max(n, 0.05) ** 3, 3)
 
 
 def reproduce(ids=None, scale: str = "small", jobs: int = 1, out=".", cache_dir=None,
@@ -708,8 +714,8 @@ def reproduce(ids=None, scale: str = "small", jobs: int = 1, out=".", cache_dir=
             key = (exp.cache_name, json.dumps(plan.units[i][0], sort_keys=True), plan.units[i][1])
             if key not in seen:
                 seen.add(key)
-                total += unit_cost(plan.units[i][0])
-    overall = tqdm(total=round(total, 3), desc="all experiments", unit="cost", position=0,
+                total += unit_cost(plan.units[i][0], exp.meta.get("cost", 1.0))
+    overall = tqdm(total=round(total, 3) or None, desc="all experiments", unit="cost", position=0,
                    file=stream, disable=not progress, dynamic_ncols=True,
                    bar_format="{l_bar}{bar}| {percentage:3.0f}% [{elapsed}<{remaining}]")
     written = {}
@@ -721,9 +727,9 @@ def reproduce(ids=None, scale: str = "small", jobs: int = 1, out=".", cache_dir=
                        unit="run", position=1, leave=False, file=stream,
                        disable=not progress, dynamic_ncols=True)
 
-            def tick(params, seed, bar=bar):
+            def tick(params, seed, bar=bar, weight=exp.meta.get("cost", 1.0)):
                 bar.update(1)
-                overall.update(round(unit_cost(params), 3))
+                overall.update(min(unit_cost(params, weight), overall.total - overall.n))
 
             try:
                 results = run_sweep(exp, scale, cache, jobs=jobs, scheduler=scheduler,

@@ -373,11 +373,17 @@ def report_e2(exp, scale, results, out):
         cplt.theory_line(ax1, Ns, th, color=color)
         cplt.sim_points(ax1, Ns, [v.mean() for v in s1], [v.std() for v in s1], color=color,
                         label=rf"$\alpha = {a:g}$")
+    from matplotlib.ticker import ScalarFormatter
     ax1.set_xscale("log")
     ax1.set_yscale("log")
+    ax1.set_xticks(Ns, [str(n) for n in Ns])
+    ax1.minorticks_off()
+    ax1.set_yticks([2, 3, 5, 10, 20, 50])
+    ax1.yaxis.set_major_formatter(ScalarFormatter())
     ax1.set_xlabel(r"width $N = d = n$")
     ax1.set_ylabel(r"top singular value $s_1$")
-    ax1.legend(loc="upper left", title="lines: theory", fontsize=9)
+    ax1.legend(loc="upper center", bbox_to_anchor=(0.5, -0.22), ncol=4, fontsize=9,
+               title="lines: theory", title_fontsize=9)
     big = lambda p, s: p["N"] == Ns[-1]  # noqa: E731
     cos2 = _stack(results, "cos2_beta", big)
     cplt.theory_line(ax2, alphas, _stack(results, "theory_cos2", big)[0], label="theory")

@@ -18,7 +18,7 @@ NOT_YET = "not yet computed"
 #: Paper-scale data committed under ``data/paper/`` (``--scale paper``), or :data:`NOT_YET`.
 PAPER_DATA: dict[str, str] = {
     "E1": "data/paper/E1.csv", "E2": "data/paper/E2.csv", "E3": NOT_YET, "E4": NOT_YET, "E5": NOT_YET,
-    "E6": "data/paper/E6.csv", "E7": "data/paper/E7.csv", "E8": "data/paper/E8.csv", "E9": NOT_YET, "E10": NOT_YET,
+    "E6": "data/paper/E6.csv", "E7": "data/paper/E7.csv", "E8": "data/paper/E8.csv", "E9": "data/paper/E9.csv", "E10": NOT_YET,
 }
 
 

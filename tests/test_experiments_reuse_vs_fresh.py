@@ -142,3 +142,18 @@ def test_reuse_learns_bounded_odd_target_fresh_does_not():
 def test_bad_seeds_rejected():
     with pytest.raises(ValueError, match="seeds"):
         rv.projection_runs((100,), seeds=(-1,))
+
+
+# -- stored paper-scale runs ------------------------------------------------------------------
+def test_paper_scale_runs_reads_a_tidy_csv(tmp_path):
+    (tmp_path / "data" / "paper").mkdir(parents=True)
+    (tmp_path / "data" / "paper" / "E7.csv").write_text(
+        "N,batch,alpha1,target,seed,projection,learnable\n"
+        "1024,reused,0.35,He_3,0,0.1,True\n"
+        "1024,fresh,0.35,He_3,1,0.02,False\n")
+    r = rv.paper_scale_runs("E7", root=tmp_path)
+    assert r["N"].dtype.kind == "i" and r["seed"].tolist() == [0, 1]
+    assert r["batch"].tolist() == ["reused", "fresh"]
+    np.testing.assert_allclose(r["projection"], [0.1, 0.02])
+    assert r["learnable"].tolist() == [True, False]
+    assert rv.paper_scale_runs("E9", root=tmp_path) is None  # missing file: None, no error

@@ -20,6 +20,7 @@ activations are arguments, so the book's defaults and a paper-scale run call the
 * :func:`link_moments`, :func:`activation_moments`, :func:`learnability_table` -- the
   numbers of the mechanism (SPEC 3.3), for tables.
 * :func:`he2_plus_he3`, :func:`bounded_odd_link` -- the E8 target links.
+* :func:`paper_scale_runs` -- the committed paper-scale runs (``data/paper/E*.csv``).
 """
 
 from __future__ import annotations
@@ -258,6 +259,41 @@ def summarize(runs: dict[str, np.ndarray], by: Sequence[str], value: str = "proj
     out["min"] = np.array([np.min(v) for v in vals])
     out["max"] = np.array([np.max(v) for v in vals])
     out["count"] = np.array([len(v) for v in vals])
+    return out
+
+
+# -- stored paper-scale runs ----------------------------------------------------------------
+def paper_scale_runs(experiment: str, root=None) -> dict[str, np.ndarray] | None:
+    """The committed paper-scale runs of ``experiment`` (``"E6"`` .. ``"E9"``), read from
+    ``data/paper/<experiment>.csv`` (written by ``python -m companion reproduce --scale
+    paper``; one row per run with every parameter and the seed), as a dict of arrays:
+    numeric columns as floats (``N`` and ``seed`` as ints, ``learnable`` as bool), the rest
+    as strings. ``root`` is the repository root (default: the folder above the installed
+    ``companion`` package). Returns ``None`` when the file is not there (e.g. the package
+    was installed without the repository, as in Colab)."""
+    import csv
+    from pathlib import Path
+
+    base = Path(root) if root is not None else Path(__file__).resolve().parents[2]
+    path = base / "data" / "paper" / f"{experiment}.csv"
+    if not path.is_file():
+        return None
+    with open(path, newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    if not rows:
+        return None
+    out: dict[str, np.ndarray] = {}
+    for key in rows[0]:
+        values = [r[key] for r in rows]
+        if key in ("N", "seed"):
+            out[key] = np.array([int(float(v)) for v in values])
+        elif key == "learnable":
+            out[key] = np.array([v.strip().lower() == "true" for v in values])
+        else:
+            try:
+                out[key] = np.array([float(v) for v in values])
+            except ValueError:
+                out[key] = np.array(values)
     return out
 
 

@@ -23,6 +23,15 @@ def positive_int(value, name: str) -> int:
     return int(value)
 
 
+def seed_list(seeds) -> list[int]:
+    """A seed count (``3`` -> 0, 1, 2) or an explicit list of non-negative integers."""
+    out = [int(s) for s in (range(seeds) if isinstance(seeds, (int, np.integer)) else seeds)]
+    if not out or any(s < 0 for s in out):
+        raise ValueError(f"seeds must be a positive count or a non-empty list of non-negative "
+                         f"integers, got {seeds!r}")
+    return out
+
+
 def alpha_exponent(value, name: str) -> float:
     """Step-size exponents live in [0, 1/2) (paper abstract; SPEC section 2)."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):

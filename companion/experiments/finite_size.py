@@ -43,18 +43,11 @@ from ..spectra import count_outliers, count_outliers_against_null, mp_edges, top
 from ..targets import make_link, make_target
 from ..theory import (first_direction_alignment, lambda_count, spike_exponent,
                       spiked_rectangular)
-from ..validation import positive_int
+from ..validation import positive_int, seed_list
 
 #: The step-size exponents of the book's headline (E7): Lambda = 3, He_3 learnable with reuse.
 HEADLINE = (0.35, 0.45)
 
-
-def _seeds(seeds) -> list[int]:
-    out = [int(s) for s in (range(seeds) if isinstance(seeds, (int, np.integer)) else seeds)]
-    if not out or any(s < 0 for s in out):
-        raise ValueError(f"seeds must be a positive count or a non-empty list of non-negative "
-                         f"integers, got {seeds!r}")
-    return out
 
 
 def _sizes(Ns) -> list[int]:
@@ -160,7 +153,7 @@ def preactivation_change(Ns: Sequence[int], seeds=2, alpha1: float = HEADLINE[0]
     driven by the self term of the sample with the largest |y|) and ``max_label``
     (max_i |y_i|). ``theory_rms`` [target, size] is :func:`preactivation_constant` times
     eta1 / sqrt(N)."""
-    Ns, seeds = _sizes(Ns), _seeds(seeds)
+    Ns, seeds = _sizes(Ns), seed_list(seeds)
     act = get_activation(activation)
     shape = (len(targets), len(Ns), len(seeds))
     rms, mx, ymax = np.empty(shape), np.empty(shape), np.empty(shape)
@@ -207,7 +200,7 @@ def outlier_counts(N: int = 1000, seeds=3, targets: Sequence[str] = ("he3", "he1
     W1 does not depend on the batch setting (run_two_steps draws the first batch from its own
     stream), so its spectrum is computed once per (target, seed) and shared.
     """
-    seeds = _seeds(seeds)
+    seeds = seed_list(seeds)
     N = positive_int(N, "N")
     act = get_activation(activation)
     shape = (len(targets), len(batches), len(seeds))
@@ -282,7 +275,7 @@ def headline_spread(Ns: Sequence[int], seeds=8, settings=HEADLINE_SETTINGS, targ
     the last target direction (He_3 for "he3" or "he1+he3") on the top-``m`` right singular
     subspace of W2 (chance m/d). Array ``proj`` [setting, size, seed]; ``settings`` lists
     (batch, alpha1, alpha2)."""
-    Ns, seeds = _sizes(Ns), _seeds(seeds)
+    Ns, seeds = _sizes(Ns), seed_list(seeds)
     act = get_activation(activation)
     proj = np.empty((len(settings), len(Ns), len(seeds)))
     for (s, (batch, a1, a2)), (i, N), (j, seed) in product(enumerate(settings), enumerate(Ns),
@@ -373,7 +366,7 @@ def alignment_convergence(Ns: Sequence[int], seeds=3, alphas=CONVERGENCE_ALPHAS,
     ``limit`` [alphas]. Measured rates [alphas]: ``slope_gap`` (log-log slope of the mean
     of 1 - overlap2 against N; predicted ``slope_gap_pred``, the slope of the prediction,
     about -2 max(alpha)) and ``slope_s1_deficit`` (slope of 1 - mean(s1) / s1_pred)."""
-    Ns, seeds = _sizes(Ns), _seeds(seeds)
+    Ns, seeds = _sizes(Ns), seed_list(seeds)
     act = get_activation(activation)
     shape = (len(alphas), len(Ns), len(seeds))
     s1, ov, cos2, cos2_u1 = (np.empty(shape) for _ in range(4))
@@ -418,7 +411,7 @@ def polynomial_blowup(Ns: Sequence[int], seeds=2,
     one sample makes the top singular value). ``theory_s1`` [activation, size]: the leading-order size of
     the first spike, (eta1 + eta2) |m1| sqrt(E[y^2]/psi) (He_3: mu* = 0, ||a|| = 1) -- what
     the expansion of SPEC 3.2 predicts when the pre-activation changes are small."""
-    Ns, seeds = _sizes(Ns), _seeds(seeds)
+    Ns, seeds = _sizes(Ns), seed_list(seeds)
     shape = (len(activations), len(batches), len(Ns), len(seeds))
     s1, s1_w1, mdelta, ymax, single = (np.empty(shape) for _ in range(5))
     theory = np.empty((len(activations), len(Ns)))

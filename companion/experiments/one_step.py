@@ -31,7 +31,7 @@ from ..network import gradient, init_network
 from ..spectra import singular_values, top_singular
 from ..targets import Target, make_target
 from ..theory import one_step_prediction, one_step_theta, spiked_rectangular, u1_alignment
-from ..validation import positive_int, positive_real
+from ..validation import positive_int, positive_real, seed_list
 
 
 def _top(W: np.ndarray, k: int = 1):
@@ -45,13 +45,6 @@ def _top(W: np.ndarray, k: int = 1):
     with threadpool_limits(limits=1, user_api="blas"):
         return top_singular(W, k)
 
-
-def _seeds(seeds) -> list[int]:
-    out = [int(s) for s in (range(seeds) if isinstance(seeds, (int, np.integer)) else seeds)]
-    if not out or any(s < 0 for s in out):
-        raise ValueError(f"seeds must be a positive count or a non-empty list of non-negative "
-                         f"integers, got {seeds!r}")
-    return out
 
 
 def _sizes(N, d, n) -> tuple[int, int, int]:
@@ -113,7 +106,7 @@ def draw_one_step(N: int = 1000, d: int | None = None, n: int | None = None, tar
     (target, network, first batch), so the draws agree with the two-step chapters.
     """
     N, d, n = _sizes(N, d, n)
-    seed = _seeds([seed])[0]
+    seed = seed_list([seed])[0]
     act = get_activation(activation)
     s_target, s_net, s_b1, _s_b2, _s_null = np.random.default_rng(seed).spawn(5)
     tgt = target if isinstance(target, Target) else make_target(target, d, s_target, noise)
@@ -149,7 +142,7 @@ def gradient_decomposition(Ns: Sequence[int], seeds=3, target="he1", activation=
     Arrays are indexed [size, seed].
     """
     Ns = [positive_int(N, "N") for N in Ns]
-    seeds = _seeds(seeds)
+    seeds = seed_list(seeds)
     phi, psi = positive_real(phi, "phi"), positive_real(psi, "psi")
     shape = (len(Ns), len(seeds))
     g_norm, spike_norm, r_norm = np.empty(shape), np.empty(shape), np.empty(shape)
@@ -186,7 +179,7 @@ def transition_sweep(etas: Iterable[float], N: int = 1000, d: int | None = None,
     """
     etas = np.array([positive_real(e, "eta", allow_zero=True) for e in etas])
     N, d, n = _sizes(N, d, n)
-    seeds = _seeds(seeds)
+    seeds = seed_list(seeds)
     shape = (len(seeds), len(etas))
     s1, cos2_beta, overlap_u1, overlap_a, plugin_s1 = (np.empty(shape) for _ in range(5))
     a_norm, u1_norm = np.empty(len(seeds)), np.empty(len(seeds))
@@ -253,7 +246,7 @@ def growth_sweep(alphas: Iterable[float], Ns: Sequence[int], seeds=3, target="he
     if np.any(alphas < 0):
         raise ValueError(f"alphas must be non-negative, got {alphas!r}")
     Ns = [positive_int(N, "N") for N in Ns]
-    seeds = _seeds(seeds)
+    seeds = seed_list(seeds)
     c, psi = positive_real(c, "c"), positive_real(psi, "psi")
     shape = (len(Ns), len(seeds), len(alphas))
     s1, cos2_beta, overlap_u1 = np.empty(shape), np.empty(shape), np.empty(shape)
@@ -331,7 +324,7 @@ def direction_alignments(targets: Sequence[str], Ns: Sequence[int], alpha: float
     rest of the vector. ``chance`` [size] is 1/d. ``links`` names the directions.
     """
     Ns = [positive_int(N, "N") for N in Ns]
-    seeds = _seeds(seeds)
+    seeds = seed_list(seeds)
     top = positive_int(top, "top")
     alpha = float(alpha)
     c = positive_real(c, "c")
@@ -383,7 +376,7 @@ def u1_alignment_samples(target, N: int = 500, d: int | None = None, n: int | No
     and ``links``.
     """
     N, d, n = _sizes(N, d, n)
-    seeds = _seeds(seeds)
+    seeds = seed_list(seeds)
     rows, tgt = [], None
     for seed in seeds:
         s_target, _s_net, s_b1, _s_b2, _s_null = np.random.default_rng(seed).spawn(5)

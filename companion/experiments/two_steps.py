@@ -28,20 +28,12 @@ from ..alignment import cos2_with_directions, left_overlaps, term_sizes
 from ..network import run_two_steps
 from ..spectra import mp_edges, singular_values, top_singular
 from ..theory import lambda_count, spike_exponent
-from ..validation import choice, positive_int
+from ..validation import choice, positive_int, seed_list
 
 BATCHES = ("reused", "fresh")
 
 
 # -- small helpers ------------------------------------------------------------------------
-def _seeds(seeds) -> list[int]:
-    """A seed count (``3`` -> 0, 1, 2) or an explicit list of non-negative integers."""
-    out = [int(s) for s in (range(seeds) if isinstance(seeds, (int, np.integer)) else seeds)]
-    if not out or any(s < 0 for s in out):
-        raise ValueError(f"seeds must be a positive count or a non-empty list of non-negative "
-                         f"integers, got {seeds!r}")
-    return out
-
 
 def _Ns(Ns) -> list[int]:
     out = [positive_int(N, "N") for N in Ns]
@@ -240,7 +232,7 @@ def two_step_sweep(Ns: Iterable[int], seeds, alphas, K: int = 4, batch: str = "r
       a list given as ``reference`` (NaN elsewhere; the reference costs one more gradient
       and two Lanczos runs per unit).
     """
-    Ns, seeds, A = _Ns(Ns), _seeds(seeds), _alphas(alphas)
+    Ns, seeds, A = _Ns(Ns), seed_list(seeds), _alphas(alphas)
     K = positive_int(K, "K")
     batch = choice(batch, "batch", BATCHES)
     act = get_activation(activation)

@@ -160,20 +160,24 @@ def render() -> str:
         "",
         "Each experiment writes `E<k>.png`, `E<k>.pdf`, `E<k>.csv` (tidy: one row per run, with "
         "every parameter and the seed as columns; E1 and E2 one row per run and step size or "
-        "exponent; E10 one row per singular value) and `E<k>.json` (package version, scale, "
-        "date, parameters of every run). Runs are cached under `OUT/cache`, keyed by every "
-        "parameter, the seed and the package version: a rerun reuses them, an interrupted run "
-        "resumes, a damaged entry is recomputed.",
+        "exponent; E10 one row per singular value), `E<k>.json` (package version, scale, "
+        "date, parameters of every run) and `E<k>.npz` (the runs themselves, from which the "
+        "figure is redrawn). Runs are cached under `OUT/cache`, keyed by every parameter, the "
+        "seed and the package version: a rerun reuses them, an interrupted run resumes, a "
+        "damaged entry is recomputed.",
         "",
-        "The paper-scale CSV and JSON files are committed under `data/paper/`. The chapters do "
-        "not read them (they recompute at their own size); to compare, load a file next to a "
-        "chapter's result, for example:",
+        "The paper-scale data files are committed under `data/paper/`. Every chapter ends with "
+        "a section \"At paper scale\" that draws these stored runs with "
+        "`companion.reproduce.figure_from_data` (read, not recomputed; the section says so "
+        "when the folder is absent, as in Colab); the reused-versus-fresh chapter also draws "
+        "them next to its own runs. To work with the numbers yourself:",
         "",
         "```python",
-        "import csv",
-        "rows = list(csv.DictReader(open(\"data/paper/E7.csv\")))",
-        "reused = [float(r[\"projection\"]) for r in rows",
-        "          if r[\"batch\"] == \"reused\" and r[\"alpha1\"] == \"0.35\" and r[\"N\"] == \"4096\"]",
+        "from companion import reproduce",
+        "runs = reproduce.load_runs(\"E7\")          # [(parameters, seed, results)]",
+        "reused = [float(r[\"projection\"]) for p, seed, r in runs",
+        "          if p[\"batch\"] == \"reused\" and p[\"alpha1\"] == 0.35 and p[\"N\"] == 4096]",
+        "fig = reproduce.figure_from_data(\"E7\")    # the report figure, redrawn",
         "```",
         "",
     ]

@@ -276,7 +276,11 @@ def _fmt(v):
 
 def write_tidy(out: Path, exp: Experiment, scale: str, results, long: str | None = None,
                rows: list[dict] | None = None) -> list[Path]:
-    """Write ``<id>.csv`` (floats to 6 decimals) and the ``<id>.json`` sidecar."""
+    """Write ``<id>.csv`` (floats to 6 decimals), the ``<id>.json`` sidecar and the runs
+    themselves as ``<id>.npz`` (:func:`write_runs`, read back by :func:`load_runs`). Nothing
+    is written when ``out`` is None."""
+    if out is None:
+        return []
     rows = tidy_rows(results, long) if rows is None else rows
     columns: list[str] = []
     for r in rows:
@@ -296,7 +300,73 @@ def write_tidy(out: Path, exp: Experiment, scale: str, results, long: str | None
             "compute": f"{exp.compute.__module__}.{exp.compute.__name__}",
             "calls": exp.meta.get("calls")}
     json_path.write_text(json.dumps(meta, indent=1, default=str) + "\n")
-    return [csv_path, json_path]
+    return [csv_path, json_path, write_runs(out, exp.id, scale, results)]
+
+
+# -- stored runs: what a chapter reads instead of recomputing -------------------------------
+def write_runs(out: Path, eid: str, scale: str, results) -> Path:
+    """Write every unit's result arrays to ``<id>.npz`` (float64 arrays named
+    ``u<i>.<name>``, plus ``units``: the units' parameters and seeds as JSON, and ``meta``),
+    so that the report figure can be redrawn from disk without recomputing anything."""
+    arrays = {}
+    for i, (_, _, res) in enumerate(results):
+        for name, v in res.items():
+            arrays[f"u{i}.{name}"] = np.asarray(v)
+    units = [{"params": params, "seed": int(seed)} for params, seed, _ in results]
+    meta = {"experiment": eid, "version": __version__, "scale": scale}
+    path = out / f"{eid}.npz"
+    tmp = out / f".{eid}.npz.tmp-{os.getpid()}.npz"
+    np.savez_compressed(tmp, units=np.array(json.dumps(units)), meta=np.array(json.dumps(meta)),
+                        **arrays)
+    os.replace(tmp, path)
+    return path
+
+
+def default_data_dir() -> Path:
+    """``data/paper`` of the repository holding the installed package (it is absent when the
+    package was installed without the repository, as in Colab)."""
+    return Path(__file__).resolve().parents[1] / "data" / "paper"
+
+
+def load_runs(eid: str, root=None) -> list | None:
+    """The stored runs of experiment ``eid`` as ``[(params, seed, result dict)]`` (the form
+    the report functions take), read from ``<root>/<eid>.npz`` (default
+    :func:`default_data_dir`); ``None`` when there is no such file."""
+    eid = parse_only(eid)[0]
+    path = Path(root if root is not None else default_data_dir()) / f"{eid}.npz"
+    if not path.is_file():
+        return None
+    with np.load(path, allow_pickle=False) as z:
+        units = json.loads(str(z["units"]))
+        results = []
+        for i, u in enumerate(units):
+            prefix = f"u{i}."
+            res = {k[len(prefix):]: z[k] for k in z.files if k.startswith(prefix)}
+            results.append((u["params"], u["seed"], res))
+    return results
+
+
+def stored_meta(eid: str, root=None) -> dict | None:
+    """The ``meta`` record (experiment, package version, scale) of a stored ``<eid>.npz``."""
+    eid = parse_only(eid)[0]
+    path = Path(root if root is not None else default_data_dir()) / f"{eid}.npz"
+    if not path.is_file():
+        return None
+    with np.load(path, allow_pickle=False) as z:
+        return json.loads(str(z["meta"]))
+
+
+def figure_from_data(eid: str, root=None):
+    """The report figure of ``eid`` drawn from its stored runs (:func:`load_runs`), without
+    recomputing; ``None`` when no runs are stored. This is the switch the chapters use to
+    show paper-scale results next to their own."""
+    results = load_runs(eid, root)
+    if results is None:
+        return None
+    exp = REGISTRY[parse_only(eid)[0]]
+    meta = stored_meta(eid, root) or {}
+    out = exp.report(exp, meta.get("scale", "paper"), results, None)
+    return out[0]
 
 
 # -- report figures (compact; the chapters draw the full versions) --------------------------
@@ -306,8 +376,12 @@ def _fig(nrows=1, ncols=1, **kw):
     return cplt.subplots(nrows, ncols, **kw)
 
 
-def _save(fig, out: Path, eid: str) -> list[Path]:
+def _save(fig, out: Path | None, eid: str) -> list:
+    """Write the figure as PNG and PDF into ``out`` and close it; with ``out=None`` (a
+    chapter drawing stored data, :func:`figure_from_data`) return ``[fig]`` instead."""
     import matplotlib.pyplot as plt
+    if out is None:
+        return [fig]
     paths = [out / f"{eid}.png", out / f"{eid}.pdf"]
     for p in paths:
         fig.savefig(p, bbox_inches="tight")

@@ -189,6 +189,22 @@ def test_every_experiment_writes_figure_and_tidy_data(tmp_path, tiny_sizes):
     finally:
         sw._compute_unit = real
     assert calls == []
+    # the stored runs redraw every figure without recomputing (the chapters' paper switch)
+    import matplotlib.pyplot as plt
+    from matplotlib.figure import Figure
+    for eid in rp.EXPERIMENT_IDS:
+        runs = rp.load_runs(eid, tmp_path)
+        assert len(runs) == len(json.loads((tmp_path / f"{eid}.json").read_text())["parameters"])
+        assert rp.stored_meta(eid, tmp_path) == {"experiment": eid, "version": __version__,
+                                                 "scale": "small"}
+        fig = rp.figure_from_data(eid, tmp_path)
+        assert isinstance(fig, Figure) and fig.axes, eid
+        plt.close(fig)
+    params, seed, res = rp.load_runs("E7", tmp_path)[0]
+    assert {"N", "alpha1", "alpha2", "batch"} <= set(params) and seed == 0
+    assert 0.0 <= float(res["projection"]) <= 1.0
+    assert rp.load_runs("E7", tmp_path / "nowhere") is None
+    assert rp.figure_from_data("E3", tmp_path / "nowhere") is None
 
 
 # -- the registry ---------------------------------------------------------------------------

@@ -42,6 +42,26 @@ def test_top_singular_matches_dense_svd():
     assert np.all(np.diff(s) <= 0)
 
 
+@pytest.mark.parametrize("shape", [(300, 200), (200, 300), (400, 400)])
+def test_top_singular_of_a_bulk_without_outliers(shape):
+    # no gap between the top values (W0, a null run): the case where Lanczos needs the most
+    # iterations; it must still agree with LAPACK, be deterministic and not fall back silently
+    import companion.spectra as sp
+    W = np.random.default_rng(3).standard_normal(shape) / np.sqrt(shape[1])
+    solvers = []
+    real = sp.svds
+    sp.svds = lambda *a, **k: solvers.append(k["solver"]) or real(*a, **k)
+    try:
+        U, s, Vt = cp.top_singular(W, 16)
+        _, s_again, _ = cp.top_singular(W, 16)
+    finally:
+        sp.svds = real
+    assert solvers == ["propack", "propack"]
+    np.testing.assert_allclose(s, np.linalg.svd(W, compute_uv=False)[:16], rtol=1e-10)
+    np.testing.assert_allclose(U.T @ W, s[:, None] * Vt, atol=1e-10)
+    assert np.array_equal(s, s_again)
+
+
 def test_outlier_counts():
     s = np.array([5.0, 2.5, 2.03, 2.01, 1.9])
     assert cp.count_outliers(s, 2.0) == 2  # 2% margin: 2.03 < 2.04

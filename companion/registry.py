@@ -16,10 +16,7 @@ from dataclasses import dataclass
 NOT_YET = "not yet computed"
 
 #: Paper-scale data committed under ``data/paper/`` (``--scale paper``), or :data:`NOT_YET`.
-PAPER_DATA: dict[str, str] = {
-    "E1": "data/paper/E1.csv", "E2": "data/paper/E2.csv", "E3": NOT_YET, "E4": NOT_YET, "E5": NOT_YET,
-    "E6": "data/paper/E6.csv", "E7": "data/paper/E7.csv", "E8": "data/paper/E8.csv", "E9": "data/paper/E9.csv", "E10": NOT_YET,
-}
+PAPER_DATA: dict[str, str] = {f"E{k}": f"data/paper/E{k}.csv" for k in range(1, 11)}
 
 
 @dataclass(frozen=True)
@@ -166,11 +163,12 @@ def render() -> str:
         "seed and the package version: a rerun reuses them, an interrupted run resumes, a "
         "damaged entry is recomputed.",
         "",
-        "The paper-scale data files are committed under `data/paper/`. Every chapter ends with "
-        "a section \"At paper scale\" that draws these stored runs with "
-        "`companion.reproduce.figure_from_data` (read, not recomputed; the section says so "
-        "when the folder is absent, as in Colab); the reused-versus-fresh chapter also draws "
-        "them next to its own runs. To work with the numbers yourself:",
+        "The paper-scale data files are committed under `data/paper/` (`.csv`, `.json` and "
+        "`.npz` per experiment). The chapters read them instead of recomputing: the one-step "
+        "and two-step chapters end with a section \"At paper scale\" that redraws E1, E2 "
+        "and E3 to E5, E10 from the stored runs (`companion.reproduce.stored_figure`), and "
+        "the reused-versus-fresh chapter draws E6 to E9 next to its own runs. Where the "
+        "folder is absent (Colab) they say so. To work with the numbers yourself:",
         "",
         "```python",
         "from companion import reproduce",

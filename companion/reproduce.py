@@ -369,6 +369,18 @@ def figure_from_data(eid: str, root=None):
     return out[0]
 
 
+def stored_figure(eid: str, root=None):
+    """:func:`figure_from_data`, or, when no runs are stored (the package installed without
+    the repository, as in Colab), a small figure that says so in its place."""
+    fig = figure_from_data(eid, root)
+    if fig is None:
+        fig, ax = _fig(figsize=(6.0, 1.2))
+        ax.axis("off")
+        ax.text(0.5, 0.5, f"{eid}: no stored runs here (data/paper is not in this installation)",
+                ha="center", va="center", fontsize=11)
+    return fig
+
+
 # -- report figures (compact; the chapters draw the full versions) --------------------------
 def _fig(nrows=1, ncols=1, **kw):
     from . import plotting as cplt
@@ -541,7 +553,9 @@ def report_e4(exp, scale, results, out):
         ax.text(0.03, 0.97, rf"$(\alpha_1, \alpha_2) = ({pair[0]:.2f}, {pair[1]:.2f})$",
                 transform=ax.transAxes, va="top", fontsize=10)
     axes[0].set_ylabel(r"term size $T_k$")
-    axes[0].legend(loc="lower right", fontsize=9)
+    # below the panels: inside, the legend hid the (0.20, 0.45) points at the largest N
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="outside lower center", ncol=3, fontsize=9)
     return _save(fig, out, exp.id) + write_tidy(out, exp, scale, results)
 
 

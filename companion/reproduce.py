@@ -578,6 +578,8 @@ def report_e5(exp, scale, results, out):
     ax.set_yscale("log")
     ax.set_xticks(Ns, [str(n) for n in Ns])
     ax.minorticks_off()
+    ticks = [t for t in (0.02, 0.05, 0.1, 0.2, 0.5, 1.0) if ax.get_ylim()[0] <= t <= ax.get_ylim()[1]]
+    ax.set_yticks(ticks, [f"{t:g}" for t in ticks])
     ax.set_xlabel(r"width $N = d = n$")
     ax.set_ylabel(r"$\|W_2 - W_{\mathrm{ref}}\| \,/\, \|W_{\mathrm{ref}} - W_0\|$")
     ax.legend(loc="center left", bbox_to_anchor=(1.0, 0.5), fontsize=9)

@@ -1,8 +1,9 @@
 """A result cache on disk for experiment sweeps (issue: reproduce at paper scale).
 
 One file per unit of work (one experiment, one parameter point, one seed), keyed by a hash of
-all parameters, the seed and the package version, so that a new version never reuses old
-results. Files are ``.npz`` archives holding the result arrays, the metadata (parameters, seed,
+all parameters, the seed and the package version (``reproduce`` appends a fingerprint of the
+numerics' source, :func:`companion.reproduce.code_fingerprint`), so that new code never reuses
+old results. Files are ``.npz`` archives holding the result arrays, the metadata (parameters, seed,
 version) and a SHA-256 checksum of the arrays. Writes are atomic (temporary file, fsync,
 rename), so an interrupted sweep leaves either a complete entry or none; an entry that is
 truncated, corrupted or does not match its key is detected, reported as a miss and

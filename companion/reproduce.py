@@ -62,6 +62,31 @@ SIZES = {
 SIZES["E4"] = SIZES["E5"] = SIZES["E3"]
 
 
+#: modules whose code decides the numbers of a run (not the figures): their source is hashed
+#: into every cache key, with the compute functions below, by :func:`code_fingerprint`
+NUMERICS_MODULES = ("activations", "alignment", "gaussian", "network", "spectra", "targets",
+                    "theory", "validation", "experiments/one_step", "experiments/two_steps",
+                    "experiments/reuse_vs_fresh")
+
+
+def code_fingerprint() -> str:
+    """12 hex digits of SHA-256 over the source of :data:`NUMERICS_MODULES` and of this
+    module's compute functions. It joins the package version in every cache key, so that a
+    change of the numerics never reuses a stale run even when nobody bumps the version;
+    report and plotting code is left out, because redrawing a figure needs no new runs."""
+    import hashlib
+    import inspect
+
+    h = hashlib.sha256()
+    base = Path(__file__).resolve().parent
+    for name in NUMERICS_MODULES:
+        h.update((base / f"{name}.py").read_bytes())
+    for fn in (compute_e1, compute_e2, compute_two_step, compute_e6, _e8_target,
+               compute_projection, compute_e10):
+        h.update(inspect.getsource(fn).encode())
+    return h.hexdigest()[:12]
+
+
 def _check_scale(scale: str) -> None:
     if scale not in SCALES:
         raise ValueError(f"unknown scale {scale!r} (choose from {', '.join(SCALES)})")
@@ -799,7 +824,8 @@ def reproduce(ids=None, scale: str = "small", jobs: int = 1, out=".", cache_dir=
     ids = parse_only(None) if ids is None else list(ids)
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    cache = ResultCache(Path(cache_dir) if cache_dir else out / "cache", __version__)
+    cache = ResultCache(Path(cache_dir) if cache_dir else out / "cache",
+                        f"{__version__}+{code_fingerprint()}")
     stream = sys.stderr if stream is None else stream
     plans = {eid: plan_sweep(REGISTRY[eid], scale, cache) for eid in ids}
     # units shared by several experiments (same cache namespace) are counted once

@@ -113,6 +113,22 @@ def test_cache_rejects_object_arrays(tmp_path):
         ResultCache(tmp_path, "1").store("T", {}, 0, {"bad": np.array([{}, 1], dtype=object)})
 
 
+def test_code_fingerprint_is_in_the_key(tmp_path, monkeypatch, tiny_sizes):
+    # a change of the numerics' source (simulated) recomputes; an unchanged source does not
+    fp = rp.code_fingerprint()
+    assert len(fp) == 12 and fp == rp.code_fingerprint()
+    rp.reproduce(["E10"], out=tmp_path, progress=False)
+    import companion.sweep as sw
+    calls = []
+    real = sw._compute_unit
+    monkeypatch.setattr(sw, "_compute_unit", lambda *a: calls.append(a) or real(*a))
+    rp.reproduce(["E10"], out=tmp_path, progress=False)
+    assert calls == []
+    monkeypatch.setattr(rp, "code_fingerprint", lambda: "0" * 12)
+    rp.reproduce(["E10"], out=tmp_path, progress=False)
+    assert len(calls) == 1
+
+
 # -- parallel paths: a real chapter compute function at a tiny size -------------------------
 def tiny_e7():
     return Experiment(id="E7-tiny", title="tiny", compute=rp.compute_projection,

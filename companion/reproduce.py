@@ -556,7 +556,9 @@ def report_e4(exp, scale, results, out):
     from . import plotting as cplt
     from .theory import spike_exponent
     P = cplt.PALETTE
-    fig, axes = _fig(1, len(E4_PAIRS), sharey=True)
+    # stacked, one pair per row: side by side, three panels are unreadable at a page's width
+    fig, axes = _fig(len(E4_PAIRS), 1, sharex=True, sharey=True,
+                     figsize=(6.4, 2.3 * len(E4_PAIRS) + 0.6))
     for ax, pair in zip(axes, E4_PAIRS):
         for k, color, marker in [(0, P["reused"], "o"), (2, P["accent"], "s")]:
             Ns, vals = _term_table(results, pair, k)
@@ -572,12 +574,11 @@ def report_e4(exp, scale, results, out):
                     fontsize=9, color=P["theory"])
         ax.set_xscale("log")
         ax.set_yscale("log")
-        ax.set_xlabel(r"width $N = d = n$")
         ax.set_xticks(Ns, [str(n) for n in Ns])
         ax.minorticks_off()
-        ax.text(0.03, 0.97, rf"$(\alpha_1, \alpha_2) = ({pair[0]:.2f}, {pair[1]:.2f})$",
-                transform=ax.transAxes, va="top", fontsize=10)
-    axes[0].set_ylabel(r"term size $T_k$")
+        ax.set_ylabel(r"term size $T_k$")
+        ax.set_title(rf"$(\alpha_1, \alpha_2) = ({pair[0]:.2f}, {pair[1]:.2f})$", fontsize=10.5)
+    axes[-1].set_xlabel(r"width $N = d = n$")
     # below the panels: inside, the legend hid the (0.20, 0.45) points at the largest N
     handles, labels = axes[0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="outside lower center", ncol=3, fontsize=9)

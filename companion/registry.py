@@ -167,8 +167,10 @@ def render() -> str:
         "`.npz` per experiment). The chapters read them instead of recomputing: the one-step "
         "and two-step chapters end with a section \"At paper scale\" that redraws E1, E2 "
         "and E3 to E5, E10 from the stored runs (`companion.reproduce.stored_figure`), and "
-        "the reused-versus-fresh chapter draws E6 to E9 next to its own runs. Where the "
-        "folder is absent (Colab) they say so. To work with the numbers yourself:",
+        "the reused-versus-fresh chapter draws E6 to E9 next to its own runs. The switch is "
+        "the environment variable `COMPANION_PAPER_DATA`: unset, the chapters read "
+        "`data/paper/`; set to a folder (a downloaded copy, in Colab), they read that; set to "
+        "`off`, they leave the stored runs out and say so. To work with the numbers yourself:",
         "",
         "```python",
         "from companion import reproduce",

@@ -348,19 +348,35 @@ def write_runs(out: Path, eid: str, scale: str, results) -> Path:
     return path
 
 
-def default_data_dir() -> Path:
-    """``data/paper`` of the repository holding the installed package (it is absent when the
-    package was installed without the repository, as in Colab)."""
+#: environment variable naming the folder of stored runs the chapters read (the switch)
+DATA_ENV = "COMPANION_PAPER_DATA"
+
+
+def default_data_dir() -> Path | None:
+    """The folder of stored paper-scale runs that the chapters draw: ``$COMPANION_PAPER_DATA``
+    if set (``off`` or ``none``: none, the chapters then skip them; any other value: a folder,
+    e.g. a downloaded copy of ``data/paper`` in Colab), else ``data/paper`` of the repository
+    holding the installed package (absent when only the package is installed)."""
+    value = os.environ.get(DATA_ENV, "").strip()
+    if value.lower() in ("off", "none", "0", "no"):
+        return None
+    if value:
+        return Path(value).expanduser()
     return Path(__file__).resolve().parents[1] / "data" / "paper"
+
+
+def _stored_path(eid: str, root, suffix: str) -> Path | None:
+    base = Path(root) if root is not None else default_data_dir()
+    return None if base is None else base / f"{eid}{suffix}"
 
 
 def load_runs(eid: str, root=None) -> list | None:
     """The stored runs of experiment ``eid`` as ``[(params, seed, result dict)]`` (the form
     the report functions take), read from ``<root>/<eid>.npz`` (default
-    :func:`default_data_dir`); ``None`` when there is no such file."""
-    eid = parse_only(eid)[0]
-    path = Path(root if root is not None else default_data_dir()) / f"{eid}.npz"
-    if not path.is_file():
+    :func:`default_data_dir`); ``None`` when there is no such file or the stored runs are
+    switched off (``COMPANION_PAPER_DATA=off``)."""
+    path = _stored_path(parse_only(eid)[0], root, ".npz")
+    if path is None or not path.is_file():
         return None
     with np.load(path, allow_pickle=False) as z:
         units = json.loads(str(z["units"]))
@@ -374,9 +390,8 @@ def load_runs(eid: str, root=None) -> list | None:
 
 def stored_meta(eid: str, root=None) -> dict | None:
     """The ``meta`` record (experiment, package version, scale) of a stored ``<eid>.npz``."""
-    eid = parse_only(eid)[0]
-    path = Path(root if root is not None else default_data_dir()) / f"{eid}.npz"
-    if not path.is_file():
+    path = _stored_path(parse_only(eid)[0], root, ".npz")
+    if path is None or not path.is_file():
         return None
     with np.load(path, allow_pickle=False) as z:
         return json.loads(str(z["meta"]))
@@ -402,8 +417,8 @@ def stored_figure(eid: str, root=None):
     if fig is None:
         fig, ax = _fig(figsize=(6.0, 1.2))
         ax.axis("off")
-        ax.text(0.5, 0.5, f"{eid}: no stored runs here (data/paper is not in this installation)",
-                ha="center", va="center", fontsize=11)
+        ax.text(0.5, 0.5, f"{eid}: no stored runs here\n(no data/paper, or "
+                f"{DATA_ENV}=off)", ha="center", va="center", fontsize=11)
     return fig
 
 

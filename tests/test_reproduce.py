@@ -223,6 +223,30 @@ def test_every_experiment_writes_figure_and_tidy_data(tmp_path, tiny_sizes):
     assert rp.figure_from_data("E3", tmp_path / "nowhere") is None
 
 
+def test_the_paper_data_switch(tmp_path, monkeypatch):
+    # COMPANION_PAPER_DATA: unset -> the repository's data/paper; a folder -> that folder;
+    # off -> no stored runs (the chapters then say so and skip them)
+    from companion.experiments import reuse_vs_fresh as rv
+    monkeypatch.delenv(rp.DATA_ENV, raising=False)
+    assert rp.default_data_dir() == ROOT / "data" / "paper"
+    assert rp.load_runs("E7") is not None and rv.paper_scale_runs("E7") is not None
+    monkeypatch.setenv(rp.DATA_ENV, "off")
+    assert rp.default_data_dir() is None
+    assert rp.load_runs("E7") is None and rv.paper_scale_runs("E7") is None
+    assert rp.figure_from_data("E7") is None
+    import matplotlib.pyplot as plt
+    fig = rp.stored_figure("E7")                      # a placeholder that says so
+    assert "no stored runs" in fig.axes[0].texts[0].get_text()
+    plt.close(fig)
+    import shutil
+    for ext in ("npz", "csv"):
+        shutil.copy(ROOT / "data" / "paper" / f"E7.{ext}", tmp_path / f"E7.{ext}")
+    monkeypatch.setenv(rp.DATA_ENV, str(tmp_path))
+    assert len(rp.load_runs("E7")) == len(rp.load_runs("E7", ROOT / "data" / "paper"))
+    assert rp.load_runs("E3") is None                 # not in that folder
+    assert len(rv.paper_scale_runs("E7")["N"]) == len(rp.load_runs("E7"))
+
+
 # -- the registry ---------------------------------------------------------------------------
 def test_registry_is_complete_and_every_entry_exists():
     from companion import registry

@@ -268,14 +268,20 @@ def paper_scale_runs(experiment: str, root=None) -> dict[str, np.ndarray] | None
     ``data/paper/<experiment>.csv`` (written by ``python -m companion reproduce --scale
     paper``; one row per run with every parameter and the seed), as a dict of arrays:
     numeric columns as floats (``N`` and ``seed`` as ints, ``learnable`` as bool), the rest
-    as strings. ``root`` is the repository root (default: the folder above the installed
-    ``companion`` package). Returns ``None`` when the file is not there (e.g. the package
-    was installed without the repository, as in Colab)."""
+    as strings. ``root`` is the repository root; by default the folder is
+    :func:`companion.reproduce.default_data_dir` (``$COMPANION_PAPER_DATA``, or ``data/paper``
+    next to the installed package). Returns ``None`` when the file is not there (e.g. the
+    package was installed without the repository, as in Colab) or the stored runs are
+    switched off (``COMPANION_PAPER_DATA=off``)."""
     import csv
     from pathlib import Path
 
-    base = Path(root) if root is not None else Path(__file__).resolve().parents[2]
-    path = base / "data" / "paper" / f"{experiment}.csv"
+    from ..reproduce import default_data_dir
+
+    folder = Path(root) / "data" / "paper" if root is not None else default_data_dir()
+    if folder is None:
+        return None
+    path = folder / f"{experiment}.csv"
     if not path.is_file():
         return None
     with open(path, newline="") as fh:

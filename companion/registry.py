@@ -160,8 +160,8 @@ def render() -> str:
         "exponent; E10 one row per singular value), `E<k>.json` (package version, scale, "
         "date, parameters of every run) and `E<k>.npz` (the runs themselves, from which the "
         "figure is redrawn). Runs are cached under `OUT/cache`, keyed by every parameter, the "
-        "seed, the package version and a fingerprint of the numerics' source: a rerun reuses them, an interrupted run resumes, a "
-        "damaged entry is recomputed.",
+        "seed, the package version and a fingerprint of the numerics' source: a rerun reuses "
+        "them, an interrupted run resumes, a damaged entry is recomputed.",
         "",
         "The paper-scale data files are committed under `data/paper/` (`.csv`, `.json` and "
         "`.npz` per experiment). The chapters read them instead of recomputing: the one-step "

@@ -12,9 +12,9 @@ spread over seeds) and tidy data: ``E<k>.csv`` (one row per unit, or per unit an
 for E1 and E2, with every parameter and the seed as columns) and ``E<k>.json`` (package
 version, scale, date, the units' parameters).
 
-Scales: ``small`` = the chapters' default sizes; ``paper`` = N up to 4096 (8192 for E7) with 4 seeds per
-point. The compute functions are module-level functions of this module, so that joblib or
-Dask worker processes can unpickle them.
+Scales: ``small`` = the chapters' default sizes; ``paper`` = N up to 4096 (8192 for E7) with
+4 seeds per point. The compute functions are module-level functions of this module, so that
+joblib or Dask worker processes can unpickle them.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ import numpy as np
 
 from . import __version__
 from .sweep import Experiment, plan_sweep, register, REGISTRY, run_sweep
+from .validation import seed_list
 
 SCALES = ("small", "paper")
 
@@ -194,20 +195,16 @@ def compute_e10(params: dict, seed: int) -> dict:
 
 
 # -- units ----------------------------------------------------------------------------------
-def _seeds(n: int) -> list[int]:
-    return list(range(n))
-
-
 def units_e1(scale):
     z = _size("E1", scale)
     p = dict(N=z["N"], etas=E1_ETAS, target="he1", activation="tanh")
-    return [(p, s) for s in _seeds(z["seeds"])]
+    return [(p, s) for s in seed_list(z["seeds"])]
 
 
 def units_e2(scale):
     z = _size("E2", scale)
     return [(dict(N=N, alphas=E2_ALPHAS, target="he1", activation="tanh"), s)
-            for N in z["Ns"] for s in _seeds(z["seeds"])]
+            for N in z["Ns"] for s in seed_list(z["seeds"])]
 
 
 def _two_step_units(eid, scale, pairs, batches=("reused",)):
@@ -216,7 +213,8 @@ def _two_step_units(eid, scale, pairs, batches=("reused",)):
     # so that E3, E4 and E5 share their runs
     return [(dict(N=N, alpha1=a1, alpha2=a2, batch=b, K=4, activation="tanh", target="he1",
                   reference=(a1, a2) in E5_PAIRS), s)
-            for (a1, a2) in pairs for b in batches for N in z["Ns"] for s in _seeds(z["seeds"])]
+            for (a1, a2) in pairs for b in batches for N in z["Ns"]
+            for s in seed_list(z["seeds"])]
 
 
 def units_e3(scale):
@@ -234,7 +232,8 @@ def units_e5(scale):
 def units_e6(scale):
     z = _size("E6", scale)
     return [(dict(N=z["N"], alpha1=a1, alpha2=a2, batch=b, target="he1", activation="tanh"), s)
-            for (a1, a2) in E6_PAIRS for b in ("reused", "fresh") for s in _seeds(z["seeds"])]
+            for (a1, a2) in E6_PAIRS for b in ("reused", "fresh")
+            for s in seed_list(z["seeds"])]
 
 
 def _proj(N, batch, a1, a2, target="He_3", activation="tanh"):
@@ -245,28 +244,28 @@ def _proj(N, batch, a1, a2, target="He_3", activation="tanh"):
 def units_e7(scale):
     z = _size("E7", scale)
     return [(_proj(N, b, a1, a2), s) for N in z["Ns"] for (b, a1, a2) in E7_SETTINGS
-            for s in _seeds(z["seeds"])]
+            for s in seed_list(z["seeds"])]
 
 
 def units_e8(scale):
     z = _size("E8", scale)
     return [(_proj(z["N"], b, 0.35, 0.45, target=t), s) for t in E8_TARGETS
-            for b in ("reused", "fresh") for s in _seeds(z["seeds"])]
+            for b in ("reused", "fresh") for s in seed_list(z["seeds"])]
 
 
 def units_e9(scale):
     z = _size("E9", scale)
     out = [(_proj(z["N"], "reused", 0.35, 0.45, activation=a), s) for a in E9_ACTIVATIONS
-           for s in _seeds(z["seeds"])]
+           for s in seed_list(z["seeds"])]
     out += [(_proj(z["N"], "fresh", 0.35, 0.45, activation=a), s) for a in ("tanh", "relu")
-            for s in _seeds(z["seeds"])]
+            for s in seed_list(z["seeds"])]
     return out
 
 
 def units_e10(scale):
     z = _size("E10", scale)
     return [(dict(N=z["N"], alpha1=0.35, alpha2=0.45, batch="reused", activation="tanh",
-                  target="he1+he3"), s) for s in _seeds(z["seeds"])]
+                  target="he1+he3"), s) for s in seed_list(z["seeds"])]
 
 
 # -- tidy data ------------------------------------------------------------------------------
@@ -365,18 +364,13 @@ def default_data_dir() -> Path | None:
     return Path(__file__).resolve().parents[1] / "data" / "paper"
 
 
-def _stored_path(eid: str, root, suffix: str) -> Path | None:
+def _read_stored(eid: str, root=None) -> tuple[list, dict] | None:
+    """(runs, meta) from ``<root>/<eid>.npz`` in one read; ``None`` when absent or off."""
     base = Path(root) if root is not None else default_data_dir()
-    return None if base is None else base / f"{eid}{suffix}"
-
-
-def load_runs(eid: str, root=None) -> list | None:
-    """The stored runs of experiment ``eid`` as ``[(params, seed, result dict)]`` (the form
-    the report functions take), read from ``<root>/<eid>.npz`` (default
-    :func:`default_data_dir`); ``None`` when there is no such file or the stored runs are
-    switched off (``COMPANION_PAPER_DATA=off``)."""
-    path = _stored_path(parse_only(eid)[0], root, ".npz")
-    if path is None or not path.is_file():
+    if base is None:
+        return None
+    path = base / f"{parse_only(eid)[0]}.npz"
+    if not path.is_file():
         return None
     with np.load(path, allow_pickle=False) as z:
         units = json.loads(str(z["units"]))
@@ -385,29 +379,34 @@ def load_runs(eid: str, root=None) -> list | None:
             prefix = f"u{i}."
             res = {k[len(prefix):]: z[k] for k in z.files if k.startswith(prefix)}
             results.append((u["params"], u["seed"], res))
-    return results
+        return results, json.loads(str(z["meta"]))
+
+
+def load_runs(eid: str, root=None) -> list | None:
+    """The stored runs of experiment ``eid`` as ``[(params, seed, result dict)]`` (the form
+    the report functions take), read from ``<root>/<eid>.npz`` (default
+    :func:`default_data_dir`); ``None`` when there is no such file or the stored runs are
+    switched off (``COMPANION_PAPER_DATA=off``)."""
+    stored = _read_stored(eid, root)
+    return None if stored is None else stored[0]
 
 
 def stored_meta(eid: str, root=None) -> dict | None:
     """The ``meta`` record (experiment, package version, scale) of a stored ``<eid>.npz``."""
-    path = _stored_path(parse_only(eid)[0], root, ".npz")
-    if path is None or not path.is_file():
-        return None
-    with np.load(path, allow_pickle=False) as z:
-        return json.loads(str(z["meta"]))
+    stored = _read_stored(eid, root)
+    return None if stored is None else stored[1]
 
 
 def figure_from_data(eid: str, root=None):
     """The report figure of ``eid`` drawn from its stored runs (:func:`load_runs`), without
     recomputing; ``None`` when no runs are stored. This is the switch the chapters use to
     show paper-scale results next to their own."""
-    results = load_runs(eid, root)
-    if results is None:
+    stored = _read_stored(eid, root)
+    if stored is None:
         return None
+    results, meta = stored
     exp = REGISTRY[parse_only(eid)[0]]
-    meta = stored_meta(eid, root) or {}
-    out = exp.report(exp, meta.get("scale", "paper"), results, None)
-    return out[0]
+    return exp.report(exp, meta.get("scale", "paper"), results, None)[0]
 
 
 def stored_figure(eid: str, root=None):
@@ -525,8 +524,9 @@ def report_e2(exp, scale, results, out):
     return _save(fig, out, exp.id) + write_tidy(out, exp, scale, results, long="alpha")
 
 
-def _term_table(results, pair, k, batch="reused", key="terms"):
-    """(Ns, values [N, seed]) of ``key_k`` for one pair."""
+def term_table(results, pair, k, batch="reused", key="terms"):
+    """(Ns, values per N over the seeds) of ``<key>_<k>`` (or ``key`` when ``k`` is None)
+    for one (alpha1, alpha2) pair and batch, from E3-E5 runs (fresh or :func:`load_runs`)."""
     sel = [(p, r) for p, s, r in results if (p["alpha1"], p["alpha2"]) == tuple(pair)
            and p["batch"] == batch]
     Ns = sorted({p["N"] for p, _ in sel})
@@ -551,7 +551,7 @@ def report_e3(exp, scale, results, out):
                          label=r"$\Lambda = 2$: $2\alpha_1 + \alpha_2 = 1$" if k == 2 else None)
     xs, ys, local, rows = [], [], [], []
     for pair in E3_POINTS:
-        Ns, vals = _term_table(results, pair, 2)
+        Ns, vals = term_table(results, pair, 2)
         m = np.array([np.exp(np.log(v).mean()) for v in vals])
         slope = np.log(m[-1] / m[-2]) / np.log(Ns[-1] / Ns[-2])
         xs.append(pair[0]), ys.append(pair[1]), local.append(slope)
@@ -577,7 +577,7 @@ def report_e4(exp, scale, results, out):
                      figsize=(6.4, 2.3 * len(E4_PAIRS) + 0.6))
     for ax, pair in zip(axes, E4_PAIRS):
         for k, color, marker in [(0, P["reused"], "o"), (2, P["accent"], "s")]:
-            Ns, vals = _term_table(results, pair, k)
+            Ns, vals = term_table(results, pair, k)
             logs = [np.log(v) for v in vals]
             mean = np.exp([l.mean() for l in logs])
             lo, hi = np.exp([l.min() for l in logs]), np.exp([l.max() for l in logs])
@@ -608,7 +608,7 @@ def report_e5(exp, scale, results, out):
     fig, ax = _fig()
     for pair, marker, ls in [(E5_PAIRS[0], "o", "-"), (E5_PAIRS[1], "D", "--")]:
         for batch in ("reused", "fresh"):
-            Ns, vals = _term_table(results, pair, None, batch=batch, key="rel_diff")
+            Ns, vals = term_table(results, pair, None, batch=batch, key="rel_diff")
             mean = np.array([v.mean() for v in vals])
             lo, hi = np.array([v.min() for v in vals]), np.array([v.max() for v in vals])
             cplt.sim_points(ax, Ns, mean, np.stack([mean - lo, hi - mean]), color=P[batch],
@@ -620,7 +620,8 @@ def report_e5(exp, scale, results, out):
     ax.set_yscale("log")
     ax.set_xticks(Ns, [str(n) for n in Ns])
     ax.minorticks_off()
-    ticks = [t for t in (0.02, 0.05, 0.1, 0.2, 0.5, 1.0) if ax.get_ylim()[0] <= t <= ax.get_ylim()[1]]
+    lo, hi = ax.get_ylim()
+    ticks = [t for t in (0.02, 0.05, 0.1, 0.2, 0.5, 1.0) if lo <= t <= hi]
     ax.set_yticks(ticks, [f"{t:g}" for t in ticks])
     ax.set_xlabel(r"width $N = d = n$")
     ax.set_ylabel(r"$\|W_2 - W_{\mathrm{ref}}\| \,/\, \|W_{\mathrm{ref}} - W_0\|$")
@@ -746,7 +747,8 @@ def report_e10(exp, scale, results, out):
             label=f"null run: its 2nd to 4th values (top one {s_null[0]:.3g})")
     ax.set_xlim(0, 1.1 * max(s[1], s_null[1], edge))
     ax.set_xlabel(rf"singular value, $N = {params['N']}$, "
-                  rf"$(\alpha_1, \alpha_2) = ({params['alpha1']}, {params['alpha2']})$, seed {seed}")
+                  rf"$(\alpha_1, \alpha_2) = ({params['alpha1']}, {params['alpha2']})$, "
+                  rf"seed {seed}")
     ax.set_ylabel("density")
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2, fontsize=8.5)
     fig_paths = _save(fig, out, exp.id)

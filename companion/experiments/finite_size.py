@@ -49,7 +49,6 @@ from ..validation import positive_int, seed_list
 HEADLINE = (0.35, 0.45)
 
 
-
 def _sizes(Ns) -> list[int]:
     Ns = [positive_int(N, "N") for N in np.atleast_1d(Ns)]
     if not Ns:

@@ -46,7 +46,6 @@ def _top(W: np.ndarray, k: int = 1):
         return top_singular(W, k)
 
 
-
 def _sizes(N, d, n) -> tuple[int, int, int]:
     N = positive_int(N, "N")
     d = N if d is None else positive_int(d, "d")

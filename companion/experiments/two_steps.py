@@ -34,7 +34,6 @@ BATCHES = ("reused", "fresh")
 
 
 # -- small helpers ------------------------------------------------------------------------
-
 def _Ns(Ns) -> list[int]:
     out = [positive_int(N, "N") for N in Ns]
     if len(out) < 2 or sorted(set(out)) != out:

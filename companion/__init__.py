@@ -11,8 +11,10 @@ from .network import (TwoStepRun, correlation_loss, gradient, init_network, run_
 from .spectra import (count_outliers, count_outliers_against_null, mp_edges,
                       mp_singular_value_density, singular_values, top_singular)
 from .targets import Link, Target, make_link, make_target
+from .spikes import count_spikes, separate_strengths, spike_census
 from .theory import (first_direction_alignment, is_learnable, lambda_boundary, lambda_count,
-                     n_spikes, one_step_prediction, one_step_theta, phase_region,
-                     spike_exponent, spiked_rectangular, u1_alignment)
+                     n_spikes, one_step_prediction, one_step_theta, phase_line, phase_region,
+                     present_terms, spike_exponent, spiked_rectangular, term_exists,
+                     u1_alignment)
 
 __version__ = "0.1.0"

@@ -8,7 +8,8 @@ moments that the theory uses (zeta ~ N(0, 1)):
   self terms (SPEC section 3.2).
 
 Named activations: ``tanh`` (default), ``erf``, ``relu``, ``shifted_tanh`` (tanh(z + 0.5)),
-and ``hermite:c0,c1,...``, a polynomial sum_j c_j He_j / sqrt(j!) in the normalized Hermite
+``gelu`` (z Phi(z), the Gaussian error linear unit of transformers), and
+``hermite:c0,c1,...``, a polynomial sum_j c_j He_j / sqrt(j!) in the normalized Hermite
 basis. Any other activation: :meth:`Activation.from_callable`.
 """
 
@@ -22,13 +23,13 @@ import numpy as np
 from numpy.polynomial import hermite as phys_hermite
 from numpy.polynomial import hermite_e
 from numpy.polynomial import polynomial as poly
-from scipy.special import erf
+from scipy.special import erf, ndtr
 
 from .gaussian import gaussian_expectation, gaussian_expectation_piecewise, hermite
 
 ArrayFn = Callable[[np.ndarray], np.ndarray]
 
-NAMED_ACTIVATIONS = ("tanh", "erf", "relu", "shifted_tanh", "hermite:c0,c1,...")
+NAMED_ACTIVATIONS = ("tanh", "erf", "relu", "shifted_tanh", "gelu", "hermite:c0,c1,...")
 
 
 @dataclass(frozen=True)
@@ -37,7 +38,9 @@ class Activation:
 
     ``derivatives[k-1]`` evaluates sigma^(k). ``degree`` is the polynomial degree L for a
     polynomial activation (it caps Lambda at L - 1, SPEC section 3.2) and ``None`` otherwise.
-    ``breakpoints`` lists kinks, where quadrature is split (ReLU).
+    ``breakpoints`` lists kinks, where quadrature is split (ReLU). An activation with a kink
+    is not ``smooth``: the Taylor expansion of SPEC 3.2 does not apply to it (smoothing ReLU
+    makes its kappa_{k,r} diverge), so the theory makes no prediction for its higher terms.
     """
 
     name: str
@@ -56,6 +59,11 @@ class Activation:
             raise ValueError("activation: give a callable sigma and a list of callable derivatives "
                              "[sigma', sigma'', ...] with at least sigma'")
         return cls(name=name, sigma=sigma, derivatives=tuple(derivatives), degree=degree)
+
+    @property
+    def smooth(self) -> bool:
+        """True when sigma has no kink, so that the expansion of SPEC 3.2 applies."""
+        return not self.breakpoints
 
     # -- evaluation -------------------------------------------------------------------------
     def derivative(self, z, k: int = 1) -> np.ndarray:
@@ -122,6 +130,18 @@ def _erf_derivatives(order: int) -> tuple[ArrayFn, ...]:
     return tuple(out)
 
 
+def _gelu_derivatives(order: int) -> tuple[ArrayFn, ...]:
+    # sigma = z Phi(z): sigma' = Phi(z) + z phi(z) and, for k >= 2,
+    # sigma^(k) = (-1)^(k-1) phi(z) (He_k(z) - He_{k-2}(z)) (from Phi^(j) = (-1)^(j-1) He_{j-1} phi).
+    def phi(z):
+        return np.exp(-0.5 * np.asarray(z, float) ** 2) / sqrt(2.0 * np.pi)
+
+    out = [lambda z: ndtr(np.asarray(z, float)) + np.asarray(z, float) * phi(z)]
+    for k in range(2, order + 1):
+        out.append(lambda z, k=k: (-1.0) ** (k - 1) * phi(z) * (hermite(k, z) - hermite(k - 2, z)))
+    return tuple(out)
+
+
 def hermite_activation(coefficients: Sequence[float], name: str | None = None) -> Activation:
     """Polynomial activation sum_j c_j He_j(z) / sqrt(j!) (normalized Hermite basis).
 
@@ -171,6 +191,9 @@ def get_activation(spec: "str | Activation" = "tanh") -> Activation:
                           breakpoints=(0.0,))
     if name == "shifted_tanh":
         return shifted_tanh(0.5)
+    if name == "gelu":
+        return Activation("gelu", lambda z: np.asarray(z, float) * ndtr(np.asarray(z, float)),
+                          _gelu_derivatives(8))
     if name.startswith("hermite:"):
         try:
             coeffs = [float(t) for t in name.split(":", 1)[1].split(",")]

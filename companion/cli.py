@@ -7,40 +7,62 @@ import argparse
 import json
 import sys
 
+from . import __version__
+from .activations import NAMED_ACTIVATIONS
 from .simulate import simulate
+
+BATCHES = ("reused", "fresh")
+
+
+def _fail(message: str, command: str | None = None) -> int:
+    """One line on stderr that names the problem and where to read about the options."""
+    where = f"python -m companion {command} --help" if command else "python -m companion --help"
+    sys.stderr.write(f"companion: error: {message} (see {where})\n")
+    return 2
 
 
 class _Parser(argparse.ArgumentParser):
     """argparse that reports a bad argument in one line on stderr and exits with code 2."""
 
     def error(self, message):  # noqa: D401 - argparse API
-        sys.stderr.write(f"companion: error: {message}\n")
-        sys.exit(2)
+        command = self.prog.split()[-1] if self.prog.split()[-1] in ("simulate", "reproduce") else None
+        sys.exit(_fail(message, command))
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="python -m companion",
                      description="Two steps of gradient descent on a linear-width two-layer "
                                  "network (Moniri & Hassani, arXiv 2605.17767).")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     sim = sub.add_parser(
         "simulate", help="run two GD steps and print spectra, outliers and alignments",
-        description="Draw Gaussian data, a target and a tanh network; take two gradient steps "
-                    "on the first layer with eta_t = N^alpha_t; print the top singular values "
-                    "of W0, W1, W2, the outlier counts, Lambda from theory and the alignments "
-                    "of the learned directions with each target direction.")
-    sim.add_argument("--N", type=int, default=2000, help="hidden neurons (default 2000)")
-    sim.add_argument("--d", type=int, default=None, help="input dimension (default N)")
-    sim.add_argument("--n", type=int, default=None, help="batch size (default N)")
+        description="Draw Gaussian data, a target and a network; take two gradient steps "
+                    "on the first layer with eta_t = c_t N^alpha_t; print the top singular "
+                    "values of W0, W1, W2, the outlier counts, Lambda and the number of spikes "
+                    "from theory, and the alignments of the learned directions with each "
+                    "target direction.")
+    sim.add_argument("--N", type=int, default=2000, metavar="WIDTH",
+                     help="hidden neurons (default 2000)")
+    sim.add_argument("--d", type=int, default=None, metavar="DIM",
+                     help="input dimension (default WIDTH)")
+    sim.add_argument("--n", type=int, default=None, metavar="SAMPLES",
+                     help="batch size (default WIDTH)")
     sim.add_argument("--alpha1", type=float, default=0.35,
                      help="first step size exponent, eta1 = N^alpha1, in [0, 1/2) (default 0.35)")
     sim.add_argument("--alpha2", type=float, default=0.45,
                      help="second step size exponent, eta2 = N^alpha2, in [0, 1/2) (default 0.45)")
-    sim.add_argument("--batch", default="reused",
+    sim.add_argument("--c1", type=float, default=1.0,
+                     help="constant of the first step, eta1 = c1 N^alpha1 (default 1)")
+    sim.add_argument("--c2", type=float, default=1.0,
+                     help="constant of the second step, eta2 = c2 N^alpha2 (default 1)")
+    sim.add_argument("--batch", default="reused", choices=BATCHES,
                      help="'reused' (both steps on one batch, default) or 'fresh'")
     sim.add_argument("--activation", default="tanh",
-                     help="tanh (default), erf, relu, shifted_tanh, or hermite:c0,c1,... "
-                          "(coefficients on He_j/sqrt(j!))")
+                     help="one of " + ", ".join(NAMED_ACTIVATIONS[:-1]) + " (default tanh), "
+                          "or hermite:c0,c1,... (coefficients on He_j/sqrt(j!)); "
+                          "shifted_tanh = tanh(z + 1/2) and gelu have every order, tanh and "
+                          "erf only the even ones")
     sim.add_argument("--target", default="he1+he3",
                      help="link names joined by '+', one direction each: he1, he2, he3, he4, "
                           "tanh (default he1+he3)")
@@ -48,8 +70,8 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     sim.add_argument("--float32", action="store_true", help="compute in float32")
     sim.add_argument("--null", action="store_true",
-                     help="also run a null (labels independent of x) and count outliers "
-                          "against its edge")
+                     help="also run a null (labels independent of x) and count the spikes "
+                          "of W2 above its bulk edge whose left vectors lie on the powers of a")
     sim.add_argument("--json", action="store_true", help="print one JSON object")
     rep = sub.add_parser(
         "reproduce", help="run the book's experiments E1-E10 (cached, resumable, parallel) "
@@ -59,7 +81,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "(PNG and PDF) and one tidy data file (CSV plus a JSON sidecar) per "
                     "experiment to DIR. Every run is cached under DIR/cache: a rerun reuses "
                     "it and an interrupted run resumes.")
-    rep.add_argument("--scale", default="small",
+    rep.add_argument("--scale", default="small", choices=("small", "paper"),
                      help="small (the chapters' default sizes, default) or paper")
     rep.add_argument("--only", default=None, metavar="IDS",
                      help="comma-separated experiment ids, e.g. E4,E7 (default: all, E1-E10)")
@@ -87,25 +109,28 @@ def _table(res: dict) -> str:
         lines.append(f"  {name:8s} " + " ".join(f"{v:8.4f}" for v in s))
     lines.append("outliers above the bulk edge: " + ", ".join(
         f"{k} {v}" for k, v in res["n_outliers"].items()))
-    lines.append(f"theory: Lambda = {res['lambda_theory']}, spikes in all = {res['n_spikes_theory']}")
+    lines.append(f"theory: Lambda = {res['lambda_theory']} (the paper's formula); spikes in all "
+                 f"for this activation = {res['n_spikes_theory']} (the companion's count)")
     names = p["target"].split("+")
     lines.append(f"{'direction':10s} {'top cos^2':>10s} {'theory':>8s} {'top-4 proj':>11s} "
                  f"{'learnable':>10s}")
     al, th = res["alignment"], res["theory"]
     for k, name in enumerate(names):
         lines.append(f"{name:10s} {al['top_vector_cos2'][k]:10.4f} {th['top_vector_cos2'][k]:8.4f} "
-                     f"{al['top4_projection'][k]:11.4f} {str(th['learnable'][k]):>10s}")
+                     f"{al['top4_projection'][k]:11.4f} {_learnable(th['learnable'][k]):>10s}")
     lines.append(f"chance level of the top-4 projection: {al['chance']:.4f}")
     lines.append(f"time: {res['seconds']:.1f} s")
     return "\n".join(lines)
+
+
+def _learnable(value) -> str:
+    return "n/a" if value is None else str(value)
 
 
 def _reproduce(args) -> int:
     from . import reproduce as rp
 
     try:
-        if args.scale not in rp.SCALES:
-            raise ValueError(f"unknown scale {args.scale!r} (choose from small, paper)")
         ids = rp.parse_only(args.only)
         if args.jobs < 1:
             raise ValueError(f"--jobs must be at least 1, got {args.jobs}")
@@ -113,8 +138,7 @@ def _reproduce(args) -> int:
         if args.cache is not None:
             rp.check_output_dir(args.cache)
     except ValueError as exc:
-        sys.stderr.write(f"companion: error: {exc}\n")
-        return 2
+        return _fail(str(exc), "reproduce")
     import signal
 
     def _stop(signum, frame):   # a terminated run stops its workers (finished runs stay cached)
@@ -143,9 +167,9 @@ def main(argv=None) -> int:
         res = simulate(N=args.N, d=args.d, n=args.n, alpha1=args.alpha1, alpha2=args.alpha2,
                        batch=args.batch, activation=args.activation, target=args.target,
                        noise=args.noise, seed=args.seed,
-                       dtype="float32" if args.float32 else "float64", null=args.null)
+                       dtype="float32" if args.float32 else "float64", null=args.null,
+                       c1=args.c1, c2=args.c2)
     except ValueError as exc:
-        sys.stderr.write(f"companion: error: {exc}\n")
-        return 2
+        return _fail(str(exc), "simulate")
     print(json.dumps(res) if args.json else _table(res))
     return 0

@@ -60,14 +60,23 @@ SIZES = {
     "E8": {"small": dict(N=1000, seeds=3), "paper": dict(N=2048, seeds=4)},
     "E9": {"small": dict(N=2000, seeds=3), "paper": dict(N=4096, seeds=4)},
     "E10": {"small": dict(N=2000, seeds=1), "paper": dict(N=4096, seeds=2)},  # 4 dense SVDs
+    # the exponent check reaches 8192 with 6 seeds (bootstrap intervals of the slopes)
+    "E4": {"small": dict(Ns=[250, 500, 1000, 2000], seeds=2),
+           "paper": dict(Ns=[512, 1024, 2048, 4096, 8192], seeds=6)},
+    # spikes one by one: a run and its null run per unit
+    "E11": {"small": dict(Ns=[256, 512, 1024, 2048], seeds=2),
+            "paper": dict(Ns=[1024, 2048, 4096, 8192], seeds=4)},
 }
-SIZES["E4"] = SIZES["E5"] = SIZES["E3"]
+SIZES["E5"] = SIZES["E3"]
+#: E11: what the step constants c1, c2 do (N, seeds, activation, point, (c1, c2) pairs)
+E11_CONSTANTS = dict(N=2048, seeds=2, activation="shifted_tanh", point=(0.38, 0.45),
+                     pairs=[(1.5, 1.0), (2.0, 1.0), (1.0, 2.0)])
 
 
 #: modules whose code decides the numbers of a run (not the figures): their source is hashed
 #: into every cache key, with the compute functions below, by :func:`code_fingerprint`
-NUMERICS_MODULES = ("activations", "alignment", "gaussian", "network", "spectra", "targets",
-                    "theory", "validation", "experiments/one_step", "experiments/two_steps",
+NUMERICS_MODULES = ("activations", "alignment", "expansion", "gaussian", "network", "spectra",
+                    "spikes", "targets", "theory", "validation", "experiments/one_step", "experiments/two_steps",
                     "experiments/reuse_vs_fresh")
 
 
@@ -84,7 +93,7 @@ def code_fingerprint() -> str:
     for name in NUMERICS_MODULES:
         h.update((base / f"{name}.py").read_bytes())
     for fn in (compute_e1, compute_e2, compute_two_step, compute_e6, _e8_target,
-               compute_projection, compute_e10):
+               compute_projection, compute_e10, compute_e11):
         h.update(inspect.getsource(fn).encode())
     return h.hexdigest()[:12]
 
@@ -172,10 +181,11 @@ def compute_projection(params: dict, seed: int) -> dict:
                            targets={params["target"]: _e8_target(params["target"])},
                            activations={params["activation"]: params["activation"]},
                            m=params["m"])
-    out = {k: float(np.asarray(r[k])[0]) for k in ("projection", "chance", "lambda")}
-    out["learnable"] = bool(np.asarray(r["learnable"])[0])
+    out = {k: float(np.asarray(r[k])[0]) for k in ("projection", "chance", "lambda",
+                                                     "learnable")}
     out.update({f"s_{i}": float(v) for i, v in enumerate(np.asarray(r["s"])[0])})
     out.update({f"cos2_{i}": float(v) for i, v in enumerate(np.asarray(r["cos2"])[0])})
+    out["left"] = np.asarray(r["left"], float)[0]
     return out
 
 
@@ -192,6 +202,15 @@ def compute_e10(params: dict, seed: int) -> dict:
             "s_W1": np.asarray(r["s_W1"], float), "s_top": np.asarray(r["s_top"], float),
             "on_powers": left.sum(axis=1), "edge": float(r["edge"]), "phi": float(r["phi"]),
             "lambda": int(r["lambda_"])}
+
+
+def compute_e11(params: dict, seed: int) -> dict:
+    """E11 unit: :func:`companion.experiments.two_steps.spike_emergence_run` (a run and its
+    null run)."""
+    from .experiments import two_steps
+    return two_steps.spike_emergence_run(params["N"], params["alpha1"], params["alpha2"],
+                                         params["activation"], seed, c1=params["c1"],
+                                         c2=params["c2"])
 
 
 # -- units ----------------------------------------------------------------------------------
@@ -268,6 +287,40 @@ def units_e10(scale):
                   target="he1+he3"), s) for s in seed_list(z["seeds"])]
 
 
+def units_e11(scale):
+    from .experiments.two_steps import EMERGENCE_ACTIVATIONS, EMERGENCE_POINTS
+    z = _size("E11", scale)
+    out = [(dict(N=N, alpha1=a1, alpha2=a2, activation=act, c1=1.0, c2=1.0), s)
+           for (a1, a2) in EMERGENCE_POINTS for act in EMERGENCE_ACTIVATIONS for N in z["Ns"]
+           for s in seed_list(z["seeds"])]
+    c = E11_CONSTANTS
+    if scale == "paper":
+        out += [(dict(N=c["N"], alpha1=c["point"][0], alpha2=c["point"][1],
+                      activation=c["activation"], c1=c1, c2=c2), s)
+                for c1, c2 in c["pairs"] for s in seed_list(c["seeds"])]
+    return out
+
+
+def report_e11(exp, scale, results, out):
+    """E11: the number of spikes against N, one panel per point, one line per activation."""
+    from . import plotting as cplt
+    from .experiments.two_steps import EMERGENCE_POINTS
+    fig, axes = _fig(1, len(EMERGENCE_POINTS), sharey=True)
+    count = _group([r for r in results if r[0]["c1"] == r[0]["c2"] == 1.0], "n_outliers",
+                   ("alpha1", "alpha2", "activation", "N"))
+    for ax, (a1, a2) in zip(np.atleast_1d(axes), EMERGENCE_POINTS):
+        for act, marker in (("tanh", "o"), ("shifted_tanh", "s"), ("gelu", "D")):
+            Ns = sorted(k[3] for k in count if k[:3] == (a1, a2, act))
+            mean = np.array([count[(a1, a2, act, N)].mean() for N in Ns])
+            cplt.sim_points(ax, Ns, mean, None, marker=marker, label=act)
+        ax.set_xscale("log")
+        ax.set_xlabel(r"width $N = d = n$")
+        ax.set_title(rf"$(\alpha_1, \alpha_2) = ({a1:.2f}, {a2:.2f})$")
+    np.atleast_1d(axes)[0].set_ylabel("spikes of $W_2$")
+    np.atleast_1d(axes)[0].legend()
+    return _save(fig, out, exp.id) + write_tidy(out, exp, scale, results)
+
+
 # -- tidy data ------------------------------------------------------------------------------
 def tidy_rows(results, long: str | None = None) -> list[dict]:
     """One row per unit (``long=None``) or per unit and entry of the array ``long`` (E1: the
@@ -324,6 +377,7 @@ def write_tidy(out: Path, exp: Experiment, scale: str, results, long: str | None
             "parameters": [dict(params, seed=seed) for params, seed, _ in results],
             "compute": f"{exp.compute.__module__}.{exp.compute.__name__}",
             "calls": exp.meta.get("calls")}
+    meta.update(exp.meta.get("sidecar", {}))
     json_path.write_text(json.dumps(meta, indent=1, default=str) + "\n")
     return [csv_path, json_path, write_runs(out, exp.id, scale, results)]
 
@@ -700,7 +754,7 @@ def _category_report(exp, scale, results, out, by, names, xlabel):
                         np.stack([mean - [a.min() for a in v], [a.max() for a in v] - mean]),
                         color=P[batch], label=f"{batch} batch")
         for i in idx:
-            if learn[(names[i], batch)].all():
+            if np.all(learn[(names[i], batch)] == 1):
                 ax.annotate("predicted\nlearned", (i + shift, proj[(names[i], batch)].mean()),
                             textcoords="offset points", xytext=(0, 12), ha="center",
                             fontsize=8, color=P[batch])
@@ -790,13 +844,25 @@ _DEFS = [
      report_e9, "companion.experiments.reuse_vs_fresh.projection_runs", "projection_run"),
     ("E10", "spectrum of W2 beside a null run", units_e10, compute_e10, report_e10,
      "companion.experiments.two_steps.spectrum_with_null", None),
+    ("E11", "the spikes appear one by one as N grows (every order vs tanh)", units_e11,
+     compute_e11, report_e11, "companion.experiments.two_steps.spike_emergence_run", None),
 ]
+_SIDECAR = {"E11": {"headline": {
+    "points": [{"alpha1": 0.30, "alpha2": 0.38, "lambda": 1,
+                "shows": "1 + Lambda = 2 outliers with every order (tanh: 1)"},
+               {"alpha1": 0.38, "alpha2": 0.45, "lambda": 3,
+                "shows": "the count climbs from 2 to 3 with N (tanh: 2); k = 3 out of reach"}],
+    "activations": {"every order": ["shifted_tanh", "gelu"], "control (odd)": ["tanh"]},
+    "count": "singular values of W2 above the null run's bulk edge (powers of a projected "
+             "out) by 2%, with left vectors on the powers of a (weight >= 0.25); the first "
+             "spike included"}}}
 #: relative cost per N^3 beyond one two-step run (E1, E2: a Lanczos run per step size;
 #: E10: a dense SVD and a null run)
-_COST = {"E1": 2.0, "E2": 2.0, "E10": 8.0}
+_COST = {"E1": 2.0, "E2": 2.0, "E10": 8.0, "E11": 2.5}
 for _id, _title, _units, _compute, _report, _calls, _cache in _DEFS:
     register(Experiment(id=_id, title=_title, units=_units, compute=_compute, report=_report,
-                        meta={"calls": _calls, "cost": _COST.get(_id, 1.0)}, cache_id=_cache))
+                        meta={"calls": _calls, "cost": _COST.get(_id, 1.0),
+                              "sidecar": _SIDECAR.get(_id, {})}, cache_id=_cache))
 
 EXPERIMENT_IDS = [d[0] for d in _DEFS]
 
@@ -811,7 +877,8 @@ def parse_only(text: str | None) -> list[str]:
         if not eid:
             continue
         if eid not in REGISTRY:
-            raise ValueError(f"unknown experiment id {part.strip()!r} (known: E1 to E10)")
+            raise ValueError(f"unknown experiment id {part.strip()!r} "
+                             f"(known: {', '.join(EXPERIMENT_IDS)})")
         if eid not in ids:
             ids.append(eid)
     if not ids:

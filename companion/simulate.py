@@ -9,8 +9,9 @@ import numpy as np
 
 from .alignment import cos2_with_directions, subspace_projection
 from .network import run_two_steps
-from .spectra import count_outliers, count_outliers_against_null, mp_edges, top_singular
-from .theory import first_direction_alignment, is_learnable, lambda_count
+from .spectra import count_outliers, mp_edges, top_singular
+from .spikes import spike_census
+from .theory import first_direction_alignment, is_learnable, lambda_count, n_spikes
 
 TOP_K = 8
 
@@ -18,13 +19,16 @@ TOP_K = 8
 def simulate(N: int = 2000, d: int | None = None, n: int | None = None, alpha1: float = 0.35,
              alpha2: float = 0.45, batch: str = "reused", activation="tanh", target="he1+he3",
              noise: float = 0.0, seed: int = 0, dtype=np.float64, null: bool = False,
-             top_k: int = TOP_K) -> dict:
+             top_k: int = TOP_K, c1: float = 1.0, c2: float = 1.0) -> dict:
     """Run two steps and summarize them (every number rounded to 6 significant digits).
 
     Keys: ``parameters``; ``singular_values`` (``W0``, ``W1``, ``W2``: top ``top_k``);
     ``bulk_edge`` (Marchenko-Pastur, 1 + sqrt(N/d)); ``n_outliers`` (``W1``, ``W2``: above the
-    bulk edge with a 2% margin, and with ``null=True`` also ``W2_vs_null``: above a null run's
-    edge, SPEC pitfall 3); ``lambda_theory`` and ``n_spikes_theory`` (1 + Lambda);
+    bulk edge with a 2% margin, and with ``null=True`` also ``W2_vs_null``: the spikes of
+    :func:`companion.spikes.spike_census`, above the null run's bulk edge and on the powers of
+    a, counted exactly as the spike-emergence experiment counts them); ``lambda_theory``
+    (the paper's Lambda) and ``n_spikes_theory`` (:func:`companion.n_spikes`: the first spike
+    plus the terms k <= Lambda that exist for this activation, 1 + floor(Lambda/2) for tanh);
     ``alignment`` (``top_vector_cos2`` and ``top4_projection``, one number per target
     direction in the order of the target string, and ``chance`` = 4/d);
     ``theory`` (first-direction alignment predictions and learnability per direction);
@@ -32,7 +36,8 @@ def simulate(N: int = 2000, d: int | None = None, n: int | None = None, alpha1: 
     """
     t0 = time.perf_counter()
     run = run_two_steps(N=N, d=d, n=n, alpha1=alpha1, alpha2=alpha2, batch=batch,
-                        activation=activation, target=target, noise=noise, seed=seed, dtype=dtype)
+                        activation=activation, target=target, noise=noise, seed=seed, dtype=dtype,
+                        c1=c1, c2=c2)
     spectra = {name: top_singular(W, top_k) for name, W in
                (("W0", run.W0), ("W1", run.W1), ("W2", run.W2))}
     edge = mp_edges(run.N / run.d)[1]
@@ -41,7 +46,8 @@ def simulate(N: int = 2000, d: int | None = None, n: int | None = None, alpha1: 
     psi = run.n / run.d
     out = {
         "parameters": {"N": run.N, "d": run.d, "n": run.n, "alpha1": run.alpha1,
-                       "alpha2": run.alpha2, "eta1": _r(run.eta1), "eta2": _r(run.eta2),
+                       "alpha2": run.alpha2, "c1": float(c1), "c2": float(c2),
+                       "eta1": _r(run.eta1), "eta2": _r(run.eta2),
                        "batch": batch, "activation": run.activation.name, "target": tgt.name,
                        "noise": float(noise), "seed": int(seed), "dtype": str(np.dtype(dtype))},
         "singular_values": {k: _r(v[1]) for k, v in spectra.items()},
@@ -61,14 +67,15 @@ def simulate(N: int = 2000, d: int | None = None, n: int | None = None, alpha1: 
                           for k in range(len(tgt.links))],
         },
     }
-    out["n_spikes_theory"] = 1 + out["lambda_theory"]
+    out["n_spikes_theory"] = n_spikes(run.alpha1, run.alpha2, run.activation, batch)
     if null:
         null_run = run_two_steps(N=N, d=d, n=n, alpha1=alpha1, alpha2=alpha2, batch=batch,
                                  activation=activation, target=tgt, noise=noise, seed=seed,
-                                 dtype=dtype, null_labels=True)
-        s_null = top_singular(null_run.W2, top_k)[1]
-        out["singular_values"]["W2_null"] = _r(s_null)
-        out["n_outliers"]["W2_vs_null"] = count_outliers_against_null(s2, s_null)
+                                 dtype=dtype, c1=c1, c2=c2, null_labels=True)
+        census = spike_census(run.W2, run.a, null_run.W2)
+        out["singular_values"]["W2_null"] = _r(top_singular(null_run.W2, top_k)[1])
+        out["null_bulk_edge"] = _r(census["edge"])
+        out["n_outliers"]["W2_vs_null"] = census["count"]
     out["seconds"] = round(time.perf_counter() - t0, 2)
     return out
 

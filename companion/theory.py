@@ -1,11 +1,16 @@
 """The theory's predictions (SPEC section 3), as plain functions of the parameters.
 
-What the paper states (abstract and summary, SPEC section 0): Lambda(alpha1, alpha2) =
-min(L - 1, floor(alpha2 / (1/2 - alpha1))); Lambda = 0 iff alpha1 + alpha2 < 1/2; fresh
-batches learn only information-exponent-one directions, reused batches can learn more.
-What the companion derives (from the predecessors' mechanism, SPEC 3.1-3.3): the spike
-exponents, the spiked-rectangular one-step formulas, the first-direction alignments and the
-learnability predicate's detailed conditions.
+What the paper states (abstract and summary, SPEC section 0): W2 is a spiked random matrix
+whose outliers are learned directions, their number is set by
+Lambda(alpha1, alpha2) = min(L - 1, floor(alpha2 / (1/2 - alpha1))) (L: "the degree of the
+polynomial expansion"); alpha1 + alpha2 < 1/2 makes two steps act as one; fresh batches
+learn only information-exponent-one directions, reused batches can learn more "provided
+that alpha1, alpha2 are chosen properly".
+What the companion derives (from the predecessors' mechanism, SPEC 3.1-3.3) and reads into
+it: Lambda counts the spike terms k = 1..Lambda beyond the first spike, so 1 + Lambda
+outliers in all when every term exists; an odd activation keeps only the even orders
+(:func:`n_spikes`); the spike exponents, the spiked-rectangular one-step formulas, the
+first-direction alignments and the learnability predicate's detailed conditions.
 """
 
 from __future__ import annotations
@@ -19,17 +24,24 @@ from .activations import get_activation
 from .targets import Target
 from .validation import alpha_exponent, choice, positive_int, positive_real
 
+BATCHES = ("reused", "fresh")
+
 # Lambda's floor is taken with this tolerance so that points on a boundary line
 # alpha2 = k (1/2 - alpha1) count as on the boundary despite binary rounding
 # (0.45 / (0.5 - 0.35) = 2.9999999999999996 in floating point).
 _FLOOR_TOL = 1e-9
+# A Gaussian moment below this is zero (odd moments of tanh come out near 1e-17).
+_MOMENT_TOL = 1e-8
 
 
 def lambda_count(alpha1: float, alpha2: float, L: int | None = None) -> int:
-    """Lambda(alpha1, alpha2) = min(L - 1, floor(alpha2 / (1/2 - alpha1))): the number of spikes
-    the second step adds beyond the first (paper, abstract and summary; SPEC 3.2).
+    """Lambda(alpha1, alpha2) = min(L - 1, floor(alpha2 / (1/2 - alpha1))) (the paper's
+    formula: abstract and summary; SPEC 3.2). The summary calls it "the number of these
+    outliers"; the companion's derivation reads it as the number of spike terms k = 1..Lambda
+    beyond the first spike (:func:`n_spikes`).
 
-    ``L`` is the degree of a polynomial activation (``None``: not polynomial, no cap).
+    ``L`` is the degree of a polynomial activation (``None``: not polynomial, no cap). A
+    point on a line alpha2 = k (1/2 - alpha1) counts as k (:func:`phase_line`).
     """
     alpha1 = alpha_exponent(alpha1, "alpha1")
     alpha2 = alpha_exponent(alpha2, "alpha2")
@@ -39,9 +51,62 @@ def lambda_count(alpha1: float, alpha2: float, L: int | None = None) -> int:
     return int(count)
 
 
-def n_spikes(alpha1: float, alpha2: float, L: int | None = None) -> int:
-    """Outliers of W2 in all: the first spike (left vector a) plus Lambda (SPEC 3.2)."""
-    return 1 + lambda_count(alpha1, alpha2, L)
+def phase_line(alpha1: float, alpha2: float, tol: float = 1e-6) -> int | None:
+    """The k >= 1 with alpha2 = k (1/2 - alpha1) up to ``tol`` (the point lies on a phase
+    line, where the term of order k has exponent zero: Theta(1), neither growing nor
+    vanishing, a knife-edge for the count), else ``None``. Example: (0.35, 0.45) lies on the
+    k = 3 line, (0.45, 0.45) on the k = 9 line."""
+    alpha1 = alpha_exponent(alpha1, "alpha1")
+    alpha2 = alpha_exponent(alpha2, "alpha2")
+    ratio = alpha2 / (0.5 - alpha1)
+    k = round(ratio)
+    return int(k) if k >= 1 and abs(alpha2 - k * (0.5 - alpha1)) <= tol else None
+
+
+def term_exists(k: int, activation="tanh", batch: str = "reused") -> bool:
+    """Whether the spike term of order k has a nonzero leading coefficient, whatever its size
+    (companion derivation, SPEC 3.2). k = 0 (the first spike, m_1) always counts as present.
+
+    With a fresh batch term k carries the factor m_{k+1} = E sigma^(k+1)(zeta); with a reused
+    batch it carries m_{k+1} and the kappa_{k,r} = E[sigma^(k+1) sigma'^r], r = 1..k. For an
+    odd activation (tanh, erf) every sigma^(k+1) with k odd is odd, so all these moments
+    vanish and only even k exist. Beyond the activation's available derivatives only m_{k+1}
+    is checked.
+    """
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 0:
+        raise ValueError(f"k must be a non-negative integer, got {k!r}")
+    if k == 0:
+        return True
+    act = get_activation(activation)
+    batch = choice(batch, "batch", BATCHES)
+    coefs = [act.m(k + 1)]
+    if batch == "reused" and k + 1 <= len(act.derivatives):
+        coefs += [act.kappa(k, r) for r in range(1, k + 1)]
+    return max(abs(c) for c in coefs) > _MOMENT_TOL
+
+
+def present_terms(alpha1: float, alpha2: float, activation="tanh",
+                  batch: str = "reused") -> list[int]:
+    """Orders k = 1..Lambda whose spike term exists (:func:`term_exists`): the spikes the
+    second step adds for this activation (companion derivation, SPEC 3.2). Lambda is capped
+    by the degree of a polynomial activation."""
+    act = get_activation(activation)
+    lam = lambda_count(alpha1, alpha2, act.degree)
+    return [k for k in range(1, lam + 1) if term_exists(k, act, batch)]
+
+
+def n_spikes(alpha1: float, alpha2: float, activation="tanh", batch: str = "reused") -> int:
+    """Outliers of W2 in all that the companion's derivation predicts (SPEC 3.2): the first
+    spike (left vector a) plus one per existing term k = 1..Lambda (:func:`present_terms`).
+
+    With an activation that has every order (tanh(z + 1/2), GELU with a reused batch) this is
+    1 + Lambda; with an odd one (tanh, erf) only the even orders exist: 1 + floor(Lambda/2).
+    Examples at (0.38, 0.45), Lambda = 3: tanh 2, shifted_tanh 4. These are limits: at a
+    finite N a term makes its own outlier only once its separate strength passes the BBP
+    threshold (:mod:`companion.spikes`). The paper's own count ("the number of these
+    outliers ... Lambda") is :func:`lambda_count`.
+    """
+    return 1 + len(present_terms(alpha1, alpha2, activation, batch))
 
 
 def lambda_boundary(k: int, alpha1):
@@ -137,7 +202,7 @@ def first_direction_alignment(batch: str, mu_star, second_moment: float, psi: fl
     fresh:  (eta1+eta2)^2 mu_k^2 / ((eta1+eta2)^2 ||mu||^2 + (eta1^2+eta2^2) E[y^2]/psi)
             (it is along eta1 u1 + eta2 u2, whose noises are independent).
     """
-    batch = choice(batch, "batch", ("reused", "fresh"))
+    batch = choice(batch, "batch", BATCHES)
     mu = np.atleast_1d(np.asarray(mu_star, float))
     noise = second_moment / positive_real(psi, "psi")
     if batch == "reused":
@@ -147,17 +212,24 @@ def first_direction_alignment(batch: str, mu_star, second_moment: float, psi: fl
 
 
 def is_learnable(target: Target, k: int, batch: str, alpha1: float, alpha2: float,
-                 activation="tanh", tol: float = 1e-8) -> bool:
-    """Whether direction beta*_k of ``target`` is learned by two steps (SPEC 3.3).
+                 activation="tanh", tol: float = 1e-8) -> bool | None:
+    """Whether direction beta*_k of ``target`` is learned by two steps (SPEC 3.3); ``None``
+    where the theory makes no prediction.
 
     The paper states: fresh batches learn only information-exponent-one directions
-    (mu*_k != 0). Companion derivation of the reused condition: the second step's k'-th
-    spike (k' = 1..Lambda) sees beta*_k through kappa_{k',r} E[z_k y^{r+1}], r = 1..k', so
-    beta*_k is learned iff mu*_k != 0 or some k' <= Lambda and r <= k' have both
-    kappa_{k',r} != 0 and E[z_k y^{r+1}] != 0. Examples: He_3 with tanh needs Lambda >= 2;
-    even links (He_2) are never learned; ReLU (kappa = 0) learns nothing beyond mu*.
+    (mu*_k != 0); reused batches can learn directions of higher exponent for suitable alphas.
+    Companion derivation of the reused condition: the spike of order k' = 1..Lambda sees
+    beta*_k through kappa_{k',r} E[z_k y^{r+1}] E[s^(k'-r)], r = 1..k', where s = m1 h^(-i) is
+    (for mu*_k = 0) a Gaussian field independent of the sample, so E[s^(k'-r)] = 0 unless
+    k' - r is even. beta*_k is learned iff mu*_k != 0 or some k' <= Lambda and r <= k' with
+    k' - r even have kappa_{k',r} != 0 and E[z_k y^{r+1}] != 0. Examples: He_3 with tanh
+    needs Lambda >= 2 (k' = r = 2: kappa_{2,2} E[z y^3]); even links (He_2) are never learned.
+
+    An activation with a kink (ReLU) lies outside the smooth expansion (smoothing it makes
+    the kappa diverge): for a direction with mu*_k = 0 and a reused batch the answer is
+    ``None`` (no prediction), not False.
     """
-    batch = choice(batch, "batch", ("reused", "fresh"))
+    batch = choice(batch, "batch", BATCHES)
     if not 0 <= k < len(target.links):
         raise ValueError(f"k must index a target direction (0..{len(target.links) - 1}), got {k!r}")
     if abs(target.mu_star[k]) > tol:
@@ -165,9 +237,12 @@ def is_learnable(target: Target, k: int, batch: str, alpha1: float, alpha2: floa
     if batch == "fresh":
         return False
     act = get_activation(activation)
+    if not act.smooth:
+        return None
     lam = lambda_count(alpha1, alpha2, act.degree)
-    for kp in range(1, lam + 1):
-        for r in range(1, kp + 1):
+    # kappa_{k',r} needs the derivative of order k' + 1
+    for kp in range(1, min(lam, len(act.derivatives) - 1) + 1):
+        for r in range(kp, 0, -2):       # r = kp, kp - 2, ...: k' - r even
             if abs(comb(kp, r) * act.kappa(kp, r)) > tol and abs(target.z_y_moment(k, r + 1)) > tol:
                 return True
     return False

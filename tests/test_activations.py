@@ -41,7 +41,7 @@ def test_tanh_moments_match_spec_and_monte_carlo():
 def test_derivatives_of_named_activations_match_finite_differences():
     z = np.linspace(-2.5, 2.5, 41)
     h = 1e-5
-    for name in ["tanh", "erf", "shifted_tanh", "hermite:0,1,1,1"]:
+    for name in ["tanh", "erf", "shifted_tanh", "gelu", "hermite:0,1,1,1"]:
         act = cp.get_activation(name)
         for k in range(1, 4):
             fd = (act.derivative(z + h, k - 1) - act.derivative(z - h, k - 1)) / (2 * h)
@@ -66,3 +66,21 @@ def test_custom_activation_from_callable():
     assert act.m(1) == pytest.approx(np.exp(-0.5), rel=1e-10)
     with pytest.raises(ValueError, match="derivatives"):
         cp.Activation.from_callable(np.sin, [])
+
+
+def test_gelu_moments_and_parity():
+    """GELU = z Phi(z) = z/2 + an even function: m_1 = 1/2, m_2 = E[(2 - z^2) phi(z)] =
+    3 / (4 sqrt(pi)); the third derivative is odd, so m_3 = 0, while kappa_{2,r} (through
+    sigma' = 1/2 + odd) is not; and Monte Carlo."""
+    act = cp.get_activation("gelu")
+    assert act.smooth and act.name == "gelu"
+    assert act.m(1) == pytest.approx(0.5, abs=1e-12)
+    assert act.m(2) == pytest.approx(3 / (4 * sqrt(np.pi)), abs=1e-12)
+    assert act.m(3) == pytest.approx(0.0, abs=1e-12)
+    assert abs(act.kappa(2, 1)) > 0.1
+    z = np.random.default_rng(1).standard_normal(2_000_000)
+    se = 4 / np.sqrt(z.size)
+    assert np.mean(act.derivative(z, 2)) == pytest.approx(act.m(2), abs=3 * se)
+    assert np.mean(act.derivative(z, 3) * act.derivative(z, 1)) == pytest.approx(
+        act.kappa(2, 1), abs=3 * se)
+    assert not cp.get_activation("relu").smooth

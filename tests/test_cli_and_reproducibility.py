@@ -80,3 +80,21 @@ def test_float32_singular_values_agree_with_float64():
     s64 = cp.singular_values(r64.W2, 8)
     s32 = cp.singular_values(r32.W2.astype(np.float64), 8)
     np.testing.assert_allclose(s32, s64, rtol=1e-4)
+
+
+@pytest.mark.parametrize("activation,spikes", [("shifted_tanh", 4), ("tanh", 2), ("gelu", 4)])
+def test_cli_counts_only_the_orders_the_activation_has(activation, spikes):
+    res = _cli("simulate", "--N", "200", "--activation", activation, "--alpha1", "0.38",
+               "--alpha2", "0.45", "--c1", "1.5", "--c2", "0.5", "--json")
+    assert res.returncode == 0, res.stderr
+    out = json.loads(res.stdout)
+    assert out["lambda_theory"] == 3 and out["n_spikes_theory"] == spikes
+    assert out["parameters"]["c1"] == 1.5 and out["parameters"]["c2"] == 0.5
+    assert out["parameters"]["eta1"] == pytest.approx(1.5 * 200 ** 0.38, rel=1e-5)
+
+
+def test_cli_version_and_bad_constant():
+    res = _cli("--version")
+    assert res.returncode == 0 and cp.__version__ in res.stdout
+    res = _cli("simulate", "--c1", "-1")
+    assert res.returncode == 2 and "c must be positive" in res.stderr and "--help" in res.stderr

@@ -40,14 +40,6 @@ def test_spike_growth_table():
     np.testing.assert_allclose(tab["N_for_factor"][1], 1000 * 2 ** (1 / 0.15))
 
 
-def test_expected_spikes_counts_only_nonzero_terms():
-    assert cp.n_spikes(0.35, 0.45) == 4
-    assert fs.expected_spikes(0.35, 0.45, "tanh", "reused") == 2     # tanh is odd
-    assert fs.expected_spikes(0.35, 0.45, "tanh", "fresh") == 2
-    assert fs.expected_spikes(0.35, 0.45, "shifted_tanh", "fresh") == 4
-    assert fs.expected_spikes(0.20, 0.20, "tanh", "reused") == 1     # Lambda = 0
-
-
 def test_preactivation_change_matches_run_two_steps_and_theory():
     out = fs.preactivation_change([150, 600], seeds=2, alpha1=0.35, targets=("he1",))
     assert out["rms"].shape == (1, 2, 2)

@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import companion as cp
+from companion.expansion import leading_order_sizes
 from companion.experiments import two_steps as ex
 
 
@@ -12,18 +13,6 @@ def test_fit_slopes_recovers_a_power_law():
     Ns = np.array([100, 200, 400, 800])
     sizes = np.stack([3.0 * Ns ** 0.25, 0.5 * Ns ** -0.4], axis=1)     # (len(Ns), 2)
     np.testing.assert_allclose(ex.fit_slopes(Ns, sizes), [0.25, -0.4], atol=1e-12)
-
-
-def test_present_terms_parity_and_cap():
-    # tanh is odd: only even orders k <= Lambda survive (SPEC pitfall 4).
-    assert cp.lambda_count(0.45, 0.45) == 9
-    assert ex.present_terms(0.45, 0.45, "tanh") == [2, 4, 6, 8]
-    assert ex.present_terms(0.20, 0.45, "tanh") == []          # Lambda = 1, k = 1 absent
-    # tanh(z + 1/2) is not odd: every order exists.
-    assert ex.present_terms(0.35, 0.45, "shifted_tanh") == [1, 2, 3]
-    # A polynomial of degree L caps Lambda at L - 1; He_2 has no third derivative.
-    assert ex.present_terms(0.45, 0.45, "hermite:0,1,1", batch="fresh") == [1]
-    assert ex.present_terms(0.10, 0.10, "shifted_tanh") == []  # Lambda = 0
 
 
 def test_sweep_shapes_and_reproducible():
@@ -78,7 +67,7 @@ def test_leading_order_matches_first_spike_for_a_fresh_batch():
     """The leading-order size of the first spike is close to the measured one for a fresh
     batch at a small step (saturation is weak), within 20%."""
     run = cp.run_two_steps(N=400, alpha1=0.1, alpha2=0.1, batch="fresh", seed=3)
-    lead = ex.leading_order_sizes(run, 3)
+    lead = leading_order_sizes(run, 3)
     meas = cp.term_sizes(run.W2 - run.W0, run.a, 3)
     assert lead[0] == pytest.approx(meas[0], rel=0.2)
     assert lead[1] < 1e-8 * lead[0]        # tanh: m_2 = 0, the k = 1 term is absent
@@ -93,7 +82,7 @@ def test_separate_strengths_of_a_planted_rank_two_matrix():
     # term 0 along v1; term 1 absent; term 2 partly parallel to term 0 (3 v1) and partly new
     delta = 5.0 * np.outer(Q[:, 0], v1) + np.outer(Q[:, 2], 3.0 * v1 + 2.0 * v2)
     np.testing.assert_allclose(cp.term_sizes(delta, a, 3), [5.0, 0.0, np.sqrt(13)], atol=1e-10)
-    np.testing.assert_allclose(ex.separate_strengths(delta, a, 3), [5.0, 0.0, 2.0], atol=1e-10)
+    np.testing.assert_allclose(cp.separate_strengths(delta, a, 3), [5.0, 0.0, 2.0], atol=1e-10)
     assert ex.bbp_position(2.0) == pytest.approx(2.5)
     assert ex.bbp_position(0.5) == pytest.approx(2.0)
 
@@ -119,3 +108,28 @@ def test_bad_arguments():
         ex.two_step_sweep([100, 200], [-1], [(0.2, 0.2)])
     with pytest.raises(ValueError):
         ex.two_step_sweep([100, 200], 1, [(0.2, 0.2, 0.1)])
+
+
+def test_spike_emergence_run_at_a_tiny_size():
+    """E11 unit: with tanh(z + 1/2) at (0.38, 0.45) the k = 1 term is strong (strength above
+    the BBP threshold 1 already at N = 400) and makes a spike on a^{o2}; tanh has no k = 1
+    term (strength at the noise floor) and fewer spikes; the theory counts 4 and 2."""
+    st = ex.spike_emergence_run(400, 0.38, 0.45, "shifted_tanh", seed=0, K=4, top=6)
+    th = ex.spike_emergence_run(400, 0.38, 0.45, "tanh", seed=0, K=4, top=6)
+    assert st["n_spikes_theory"] == 4 and th["n_spikes_theory"] == 2 and st["lambda"] == 3
+    assert st["strength_k1"] > 1.2 > 0.8 > th["strength_k1"]
+    assert st["s"].shape == st["weight"].shape == st["s_null"].shape == (6,)
+    assert st["order"][1] == 1 and st["weight"][1] > 0.25        # second spike: a^{o2}
+    # at this size the k = 1 spike sits just above its own bulk but not yet above the null
+    # run's edge (the null bulk is a little wider): counted only the first spike, like tanh
+    assert st["s"][1] > st["edge_self"] and st["s"][1] > th["s"][1] + 0.05
+    assert st["n_outliers"] >= 1 and th["n_outliers"] == 1
+    assert 1.8 < st["edge_null"] < 2.3 and 1.8 < st["edge_self"] < 2.3
+    again = ex.spike_emergence_run(400, 0.38, 0.45, "shifted_tanh", seed=0, K=4, top=6)
+    np.testing.assert_array_equal(st["s"], again["s"])
+
+
+def test_crossing_size():
+    assert ex.crossing_size(1000, 0.5, 0.25) == pytest.approx(1000 * 2 ** 4)
+    assert ex.crossing_size(1000, 1.5, 0.25) == 1000
+    assert ex.crossing_size(1000, 0.5, 0.0) == float("inf")

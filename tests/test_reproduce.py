@@ -168,7 +168,8 @@ def test_dask_local_cluster(tmp_path, threads):
 TINY = {"E1": dict(N=60, seeds=2), "E2": dict(Ns=[40, 80], seeds=2),
         "E3": dict(Ns=[40, 80], seeds=1), "E6": dict(N=60, seeds=2),
         "E7": dict(Ns=[40, 80], seeds=2), "E8": dict(N=60, seeds=2),
-        "E9": dict(N=60, seeds=2), "E10": dict(N=60, seeds=1)}
+        "E9": dict(N=60, seeds=2), "E10": dict(N=60, seeds=1),
+        "E11": dict(Ns=[40, 80], seeds=1)}
 
 
 @pytest.fixture

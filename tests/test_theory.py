@@ -24,7 +24,38 @@ def test_lambda_on_a_grid_matches_the_formula():
                                        (0.45, 0.499, 9), (0.2, 0.3, 1), (0.25, 0.499, 1)])
 def test_lambda_at_its_edges(a1, a2, lam):
     assert cp.lambda_count(a1, a2) == lam
-    assert cp.n_spikes(a1, a2) == lam + 1
+    # tanh(z + 1/2) has every order: 1 + Lambda; tanh is odd: only the even orders
+    assert cp.n_spikes(a1, a2, "shifted_tanh") == lam + 1
+    assert cp.n_spikes(a1, a2, "tanh") == 1 + lam // 2
+
+
+def test_spike_count_parity_and_cap():
+    """The companion's count (SPEC 3.2): the first spike plus the existing orders k <= Lambda."""
+    assert cp.present_terms(0.45, 0.45, "tanh") == [2, 4, 6, 8]
+    assert cp.present_terms(0.20, 0.45, "tanh") == []            # Lambda = 1, k = 1 absent
+    assert cp.present_terms(0.35, 0.45, "shifted_tanh") == [1, 2, 3]
+    # a polynomial of degree L caps Lambda at L - 1; He_2 has no third derivative
+    assert cp.present_terms(0.45, 0.45, "hermite:0,1,1", batch="fresh") == [1]
+    assert cp.present_terms(0.10, 0.10, "shifted_tanh") == []    # Lambda = 0
+    # the issue's examples: (0.38, 0.45), Lambda = 3
+    assert cp.n_spikes(0.38, 0.45, "tanh") == 2
+    assert cp.n_spikes(0.38, 0.45, "shifted_tanh") == 4
+    # GELU = z/2 + an even function: m_3 = 0, so a fresh batch has no k = 2 term, while the
+    # reused batch's kappa_{2,r} bring it back
+    assert cp.present_terms(0.38, 0.45, "gelu", "fresh") == [1, 3]
+    assert cp.n_spikes(0.38, 0.45, "gelu", "reused") == 4
+    assert cp.term_exists(0, "tanh") and not cp.term_exists(1, "tanh")
+    with pytest.raises(ValueError, match="k must be"):
+        cp.term_exists(-1)
+
+
+def test_phase_line_names_points_on_the_boundaries():
+    assert cp.phase_line(0.35, 0.45) == 3         # 0.45 = 3 (1/2 - 0.35): Theta(1) term
+    assert cp.phase_line(0.45, 0.45) == 9
+    assert cp.phase_line(0.25, 0.25) == 1
+    assert cp.phase_line(0.38, 0.45) is None
+    assert cp.phase_line(0.30, 0.38) is None
+    assert cp.phase_line(0.0, 0.0) is None
 
 
 def test_lambda_capped_by_polynomial_degree():
@@ -99,7 +130,22 @@ def test_learnability_predicate():
     assert learn("fresh", 0.35, 0.45) == [True, False, False]
     assert learn("reused", 0.35, 0.45) == [True, False, True]    # Lambda = 3 >= 2
     assert learn("reused", 0.20, 0.45) == [True, False, False]   # Lambda = 1
-    assert learn("reused", 0.35, 0.45, "relu") == [True, False, False]  # kappa = 0
+    # ReLU lies outside the smooth expansion: no prediction beyond the linear direction
+    assert learn("reused", 0.35, 0.45, "relu") == [True, None, None]
+    assert learn("fresh", 0.35, 0.45, "relu") == [True, False, False]
     mixed = cp.make_target([lambda z: (z**2 - 1) / np.sqrt(2) + (z**3 - 3 * z) / np.sqrt(6)], 50, rng)
     assert cp.is_learnable(mixed, 0, "reused", 0.35, 0.45)
     assert not cp.is_learnable(mixed, 0, "fresh", 0.35, 0.45)
+
+
+def test_learnability_needs_an_even_gap_k_minus_r(monkeypatch):
+    """With mu* = 0 the field s = m1 h^(-i) is an independent Gaussian, so the term (k', r)
+    contributes kappa_{k',r} E[z y^(r+1)] E[s^(k'-r)], zero for odd k' - r. A target whose
+    only nonzero moment is E[z y^2] (r = 1) is therefore invisible to tanh, whose terms exist
+    only at even k'."""
+    tgt = cp.make_target("he3", 20, np.random.default_rng(0))
+    monkeypatch.setattr(type(tgt), "z_y_moment", lambda self, k, p: 1.0 if p == 2 else 0.0)
+    assert cp.lambda_count(0.40, 0.45) == 4
+    assert cp.is_learnable(tgt, 0, "reused", 0.40, 0.45, "tanh") is False      # only k'-r odd
+    assert cp.is_learnable(tgt, 0, "reused", 0.40, 0.45, "shifted_tanh") is True  # k' = r = 1
+    assert cp.is_learnable(tgt, 0, "reused", 0.10, 0.10, "shifted_tanh") is False  # Lambda = 0

@@ -41,7 +41,7 @@ from ..gaussian import gaussian_expectation
 from ..network import gradient, init_network, run_two_steps, step_size
 from ..spectra import count_outliers, count_outliers_against_null, mp_edges, top_singular
 from ..targets import make_link, make_target
-from ..theory import (first_direction_alignment, lambda_count, spike_exponent,
+from ..theory import (first_direction_alignment, lambda_count, n_spikes, spike_exponent,
                       spiked_rectangular)
 from ..validation import positive_int, seed_list
 
@@ -123,24 +123,6 @@ def spike_growth_table(settings: Sequence[tuple[float, float]], k_max: int = 3,
     return out
 
 
-def expected_spikes(alpha1: float, alpha2: float, activation="tanh", batch: str = "reused",
-                    tol: float = 1e-10) -> int:
-    """Outliers of W2 that the companion's expansion (SPEC 3.2) actually produces: the first
-    spike plus each k = 1..Lambda whose coefficient is nonzero -- m_{k+1} != 0 for a fresh
-    batch, some kappa_{k,r} != 0 (r = 0..k, kappa_{k,0} = m_{k+1}) for a reused one.
-    For tanh (odd: m2 = m4 = 0, kappa_{1,r} = kappa_{3,r} = 0) at Lambda = 3 this is 2, not
-    1 + Lambda = 4 (SPEC pitfall 4). May belong in companion.theory."""
-    act = get_activation(activation)
-    count = 1
-    for k in range(1, lambda_count(alpha1, alpha2, act.degree) + 1):
-        if batch == "fresh":
-            alive = abs(act.m(k + 1)) > tol
-        else:
-            alive = any(abs(act.kappa(k, r)) > tol for r in range(0, k + 1))
-        count += int(alive)
-    return count
-
-
 # --- measured pre-activation change ---------------------------------------------------------
 
 def preactivation_change(Ns: Sequence[int], seeds=2, alpha1: float = HEADLINE[0],
@@ -194,7 +176,7 @@ def outlier_counts(N: int = 1000, seeds=3, targets: Sequence[str] = ("he3", "he1
     4/d); ``cos2_sample`` (cos^2 of W2's second right singular vector with the input x_i of
     the largest |y_i| of the batch the second step used: large when that outlier is made by
     one sample). Theory: ``n_spikes_paper`` = 1 + Lambda and ``n_spikes_tanh`` (the nonzero
-    terms, :func:`expected_spikes`) per batch.
+    terms, :func:`companion.n_spikes`) per batch.
 
     W1 does not depend on the batch setting (run_two_steps draws the first batch from its own
     stream), so its spectrum is computed once per (target, seed) and shared.
@@ -235,7 +217,7 @@ def outlier_counts(N: int = 1000, seeds=3, targets: Sequence[str] = ("he3", "he1
         "N": N, "alpha1": alpha1, "alpha2": alpha2, "edge": edge, "margin": margin,
         "chance": 4.0 / N,
         "n_spikes_paper": 1 + lambda_count(alpha1, alpha2, act.degree),
-        "n_spikes_tanh": np.array([expected_spikes(alpha1, alpha2, act, b) for b in batches]),
+        "n_spikes_tanh": np.array([n_spikes(alpha1, alpha2, act, b) for b in batches]),
     })
     return out
 

@@ -35,6 +35,7 @@ from ..alignment import cos2_with_directions, subspace_projection
 from ..gaussian import gaussian_expectation, normalized_hermite
 from ..network import run_two_steps
 from ..spectra import top_singular
+from ..spikes import power_weights
 from ..targets import Link, Target, make_link, make_target
 from ..theory import (first_direction_alignment, is_learnable, lambda_count,
                       spiked_rectangular)
@@ -197,6 +198,12 @@ def first_direction_runs(N: int = 1000, alpha_pairs: Iterable[tuple[float, float
     return _records_to_arrays(records)
 
 
+def _prediction(learnable: bool | None) -> float:
+    """is_learnable's answer as a number that arrays and CSV files keep: 1.0, 0.0 or NaN
+    (no prediction)."""
+    return np.nan if learnable is None else float(learnable)
+
+
 # -- E7, E8, E9: projection of beta* on the top-m right singular subspace -------------------
 def projection_runs(Ns: Iterable[int] = (500, 1000, 2000), seeds=(0, 1, 2),
                     settings: Iterable[tuple[str, float, float]] = E7_SETTINGS,
@@ -212,11 +219,14 @@ def projection_runs(Ns: Iterable[int] = (500, 1000, 2000), seeds=(0, 1, 2),
     from each N). One entry per run:
 
     ``N, target, activation, batch, alpha1, alpha2, seed, projection`` (the measurement),
-    ``chance`` (m / d: a uniformly random direction), ``lambda`` (added spikes,
+    ``chance`` (m / d: a uniformly random direction), ``lambda`` (the paper's Lambda,
     :func:`companion.lambda_count`), ``learnable`` (:func:`companion.is_learnable`, the
-    companion's asymptotic prediction), ``s`` (the top-m singular values, runs x m) and
-    ``cos2`` (cos^2 of each of the top-m right singular vectors with beta*, runs x m: where in
-    the subspace the projection sits; it sums to ``projection``).
+    companion's asymptotic prediction: 1.0 yes, 0.0 no, NaN no prediction, e.g. ReLU),
+    ``s`` (the top-m singular values, runs x m), ``cos2`` (cos^2 of each of the top-m right
+    singular vectors with beta*, runs x m: where in the subspace the projection sits; it
+    sums to ``projection``) and ``left`` (runs x m x 5: the squared overlaps of each top-m
+    left singular vector with the Gram-Schmidt powers q_1..q_5 of a, so that the vector
+    carrying beta* can be traced to the term that made it, SPEC 3.2).
     """
     seeds = _check_seeds(seeds)
     target_items = _as_named(targets, _target_label)
@@ -228,16 +238,18 @@ def projection_runs(Ns: Iterable[int] = (500, 1000, 2000), seeds=(0, 1, 2),
         d = max(1, round(int(N) / phi))
         run = run_two_steps(int(N), d=d, n=max(1, round(psi * d)), alpha1=alpha1, alpha2=alpha2,
                             batch=batch, activation=act, target=tspec, seed=seed, dtype=dtype)
-        _, s, Vt = top_singular(run.W2, m)
+        U, s, Vt = top_singular(run.W2, m)
         proj = subspace_projection(Vt, run.target.directions[direction][None])[0]
+        learnable = is_learnable(run.target, direction, batch, alpha1, alpha2, act)
         records.append({
             "N": run.N, "target": tlabel, "activation": alabel, "batch": batch,
             "alpha1": float(alpha1), "alpha2": float(alpha2), "seed": seed,
             "projection": float(proj), "chance": m / run.d,
             "lambda": lambda_count(alpha1, alpha2, act.degree),
-            "learnable": bool(is_learnable(run.target, direction, batch, alpha1, alpha2, act)),
+            "learnable": _prediction(learnable),
             "s": np.asarray(s, float),
             "cos2": cos2_with_directions(Vt, run.target.directions[direction][None])[:, 0],
+            "left": power_weights(U, run.a, 5),
         })
     return _records_to_arrays(records)
 
@@ -347,7 +359,8 @@ def learnability_table(targets, settings: Iterable[tuple[str, float, float]] = E
                        ) -> dict[str, np.ndarray]:
     """:func:`companion.is_learnable` for the first direction of each target, for each
     (batch, alpha1, alpha2) setting and activation. The predicate depends on the link
-    only, not on d (a small d is used to build the Target)."""
+    only, not on d (a small d is used to build the Target). ``learnable`` is 1.0 (yes),
+    0.0 (no) or NaN (no prediction: an activation outside the smooth expansion, ReLU)."""
     target_items = _as_named(targets, _target_label)
     act_items = _as_named(activations, lambda a: get_activation(a).name)
     records = []
@@ -358,5 +371,6 @@ def learnability_table(targets, settings: Iterable[tuple[str, float, float]] = E
         records.append({"target": tlabel, "activation": alabel, "batch": batch,
                         "alpha1": float(alpha1), "alpha2": float(alpha2),
                         "lambda": lambda_count(alpha1, alpha2, act.degree),
-                        "learnable": bool(is_learnable(tgt, 0, batch, alpha1, alpha2, act))})
+                        "learnable": _prediction(is_learnable(tgt, 0, batch, alpha1, alpha2,
+                                                              act))})
     return _records_to_arrays(records)

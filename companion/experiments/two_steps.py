@@ -25,9 +25,11 @@ import numpy as np
 
 from ..activations import get_activation
 from ..alignment import cos2_with_directions, left_overlaps, term_sizes
+from ..expansion import leading_order_sizes
 from ..network import run_two_steps
 from ..spectra import mp_edges, singular_values, top_singular
-from ..theory import lambda_count, spike_exponent
+from ..spikes import separate_strengths
+from ..theory import lambda_count, present_terms, spike_exponent, term_exists
 from ..validation import choice, positive_int, seed_list
 
 BATCHES = ("reused", "fresh")
@@ -62,108 +64,6 @@ def fit_slopes(Ns: Sequence[int], sizes: np.ndarray) -> np.ndarray:
     return slope.reshape(y.shape[1:])
 
 
-# -- theory helper ------------------------------------------------------------------------
-def term_exists(k: int, activation="tanh", batch: str = "reused", tol: float = 1e-8) -> bool:
-    """Whether the spike term of order k has a nonzero leading coefficient, whatever its size
-    (companion derivation, SPEC 3.2). k = 0 (the first spike, m_1) always counts as present.
-
-    With a fresh batch term k carries the factor m_{k+1} = E sigma^(k+1)(zeta); with a reused
-    batch it carries m_{k+1} and the kappa_{k,r} = E[sigma^(k+1) sigma'^r], r = 1..k. For an
-    odd activation (tanh, erf) every sigma^(k+1) with k odd is odd, so all these moments
-    vanish and only even k exist. The kappa need derivatives of order k + 1; beyond the
-    activation's available derivatives only m_{k+1} is checked.
-    """
-    if k == 0:
-        return True
-    act = get_activation(activation)
-    batch = choice(batch, "batch", BATCHES)
-    coefs = [act.m(k + 1)]
-    if batch == "reused" and k + 1 <= len(act.derivatives):
-        coefs += [act.kappa(k, r) for r in range(1, k + 1)]
-    return max(abs(c) for c in coefs) > tol
-
-
-def present_terms(alpha1: float, alpha2: float, activation="tanh", batch: str = "reused",
-                  tol: float = 1e-8) -> list[int]:
-    """Orders k = 1..Lambda whose spike term exists (:func:`term_exists`): the spikes the
-    second step adds for this activation. W2 then has 1 + len(present_terms) outliers, not
-    1 + Lambda; for tanh that is 1 + floor(Lambda / 2). Lambda is capped by the degree of a
-    polynomial activation (``Activation.degree``).
-    """
-    act = get_activation(activation)
-    lam = lambda_count(alpha1, alpha2, act.degree)
-    return [k for k in range(1, lam + 1) if term_exists(k, act, batch, tol)]
-
-
-def separate_strengths(delta, a, K: int) -> np.ndarray:
-    """Strength of each spike term as a *separate* outlier (companion's diagnostic, E10).
-
-    With q_1..q_K the Gram-Schmidt powers of a (left), the rows r_j = q_j^T Delta are the
-    terms of :func:`companion.term_sizes`. Part of a higher term's row can be parallel (in
-    R^d) to the rows before it: that part only tilts the earlier spike's left vector. The
-    strength that can make its own outlier is the norm of the part of r_j orthogonal to
-    the span of r_1..r_{j-1} (by least squares, so that a zero row removes nothing). For N = d a
-    rank-one term of strength theta leaves the bulk iff theta > 1, at theta + 1/theta
-    (Benaych-Georges & Nadakuditi 2012; SPEC 3.1). May belong in companion.alignment.
-    """
-    from ..alignment import a_power_basis
-
-    R = a_power_basis(a, positive_int(K, "K")).T @ np.asarray(delta, float)
-    out = np.empty(len(R))
-    for j, row in enumerate(R):
-        if j:
-            # least squares: a zero (absent) earlier row removes nothing
-            coef = np.linalg.lstsq(R[:j].T, row, rcond=None)[0]
-            row = row - R[:j].T @ coef
-        out[j] = np.linalg.norm(row)
-    return out
-
-
-def leading_order_sizes(run, K: int) -> np.ndarray:
-    """The companion's leading-order prediction of each term size, from the run's own data
-    (SPEC 3.2): entry k is ||q_{k+1}^T C_k a^{o(k+1)} v_k^T|| = C_k |<q_{k+1}, a^{o(k+1)}>|
-    ||v_k||, to compare with ``term_sizes(W2 - W0, a, K)``.
-
-    k = 0: the first spike a ubar^T with ubar = (eta1 + eta2) m1 u1 (reused) or
-    m1 (eta1 u1 + eta2 u2) (fresh), u_t = X_t^T y_t / n.
-    k >= 1, fresh: C_k = eta2 (eta1 m1)^k m_{k+1} / k!, v_k = X2^T (y2 o h^k) / n, h = X2 u1.
-    k >= 1, reused: C_k = eta2 eta1^k / k!, v_k = X1^T (y1 o p_k(y1/psi, m1 h)) / n with
-    h = X1 u1 and p_k(t, s) = sum_r binom(k, r) kappa_{k,r} t^r s^(k-r) (kappa_{k,0} = m_{k+1}).
-    Needs derivatives of order K of the activation (tanh: up to K = 7).
-    """
-    from math import comb, factorial
-
-    from ..alignment import a_power_basis
-
-    K = positive_int(K, "K")
-    act = run.activation
-    m1 = act.m(1)
-    Q = a_power_basis(run.a, K)
-    n, d = run.X1.shape
-    u1 = run.X1.T @ run.y1 / n
-    out = np.empty(K)
-    if run.batch == "reused":
-        ubar = (run.eta1 + run.eta2) * m1 * u1
-        X, y = run.X1, run.y1
-    else:
-        ubar = m1 * (run.eta1 * u1 + run.eta2 * (run.X2.T @ run.y2 / n))
-        X, y = run.X2, run.y2
-    out[0] = abs(Q[:, 0] @ run.a) * np.linalg.norm(ubar)
-    s = m1 * (X @ u1)
-    t = y * (d / n)
-    for k in range(1, K):
-        if run.batch == "reused":
-            p = sum(comb(k, r) * (act.m(k + 1) if r == 0 else act.kappa(k, r))
-                    * t ** r * s ** (k - r) for r in range(k + 1))
-            C = run.eta2 * run.eta1 ** k / factorial(k)
-        else:
-            p = (X @ u1) ** k
-            C = run.eta2 * (run.eta1 * m1) ** k * act.m(k + 1) / factorial(k)
-        v = X.T @ (y * p) / n
-        out[k] = abs(C * (Q[:, k] @ run.a ** (k + 1))) * np.linalg.norm(v)
-    return out
-
-
 def bbp_position(theta, phi: float = 1.0):
     """Outlier position of W0 + theta u v^T for N = d (phi = 1): theta + 1/theta if
     theta > 1, else the bulk edge 2 (SPEC 3.1; the general phi is
@@ -183,8 +83,8 @@ def two_step_run(N: int, alpha1: float, alpha2: float, seed: int, K: int = 4,
     * ``terms`` (K,): ||q_j^T (W2 - W0)|| on the Gram-Schmidt powers q_1..q_K of a; entry k
       is the spike term of order k, left vector a^{o(k+1)} (SPEC 3.2, E4);
     * ``separate`` (K,): :func:`separate_strengths`, the part of each term that can make an
-      outlier of its own; ``leading`` (K,): :func:`leading_order_sizes`, the leading-order
-      prediction of each term size from the run's own data;
+      outlier of its own; ``leading`` (K,): :func:`companion.expansion.leading_order_sizes`,
+      the leading-order prediction of each term size from the run's own data;
     * with ``reference=True``, also ``diff`` = ||W2 - W_ref||_op and ``ref`` =
       ||W_ref - W0||_op, where W_ref = W0 + (eta1 + eta2) G(W0; X1, y1) is the one-step
       reference (SPEC 3.2, E5); operator norms by Lanczos.
@@ -346,3 +246,72 @@ def spectrum_with_null(N: int, alpha1: float, alpha2: float, seed: int = 0, K: i
     out["lambda_"] = lambda_count(alpha1, alpha2, get_activation(activation).degree)
     out["present_terms"] = present_terms(alpha1, alpha2, activation, batch)
     return out
+
+
+# -- E11: the spikes appear one by one as N grows ------------------------------------------
+#: Points of the spike-emergence experiment: off every phase line, where the new terms grow
+#: fast enough to be seen. (0.30, 0.38): Lambda = 1, k = 1 exponent 0.18; (0.38, 0.45):
+#: Lambda = 3, exponents 0.33, 0.21, 0.09 for k = 1, 2, 3. (A point such as (0.30, 0.25),
+#: Lambda = 1 with exponent 0.05, shows nothing at any reachable N.)
+EMERGENCE_POINTS: tuple[tuple[float, float], ...] = ((0.30, 0.38), (0.38, 0.45))
+#: tanh (odd: the control, only even orders), tanh(z + 1/2) and GELU (every order, reused)
+EMERGENCE_ACTIVATIONS: tuple[str, ...] = ("tanh", "shifted_tanh", "gelu")
+
+
+def spike_emergence_run(N: int, alpha1: float, alpha2: float, activation="shifted_tanh",
+                        seed: int = 0, c1: float = 1.0, c2: float = 1.0, K: int = 5,
+                        top: int = 12, dtype=np.float64) -> dict:
+    """One unit of the spike-emergence experiment (E11): a reused-batch run with a He_1
+    target and its null run (labels of an independent sample), read term by term.
+
+    * ``strength_k0`` ... ``strength_k{K-1}``: :func:`companion.spikes.separate_strengths` of
+      W2 - W0, the strength with which term k can make an outlier of its own (BBP threshold
+      1 against the W0 bulk at N = d); ``term_k0`` ...: :func:`companion.term_sizes`;
+    * ``s`` (top,): the top singular values of W2; ``weight`` (top,): the weight of each left
+      singular vector on the powers of a; ``order`` (top,): the order k of the power it
+      leans on most (the term that made it); ``s_null``, ``weight_null``: the same for the null run;
+    * ``edge_null``: the null run's bulk edge (powers of a projected out), ``edge_self``:
+      the same for W2; ``n_outliers``: :func:`companion.spikes.count_spikes` against
+      ``edge_null``, the first spike included (as ``simulate --null`` counts);
+    * ``n_spikes_theory``: :func:`companion.n_spikes` (the limit for this activation),
+      ``lambda``: the paper's Lambda.
+    """
+    from ..spikes import count_spikes, off_powers_edge, power_weights, separate_strengths
+    from ..theory import n_spikes
+
+    K, top = positive_int(K, "K"), positive_int(top, "top")
+    out: dict = {}
+    for suffix, null in (("", False), ("_null", True)):
+        run = run_two_steps(N=N, alpha1=alpha1, alpha2=alpha2, batch="reused",
+                            activation=activation, target="he1", seed=seed, c1=c1, c2=c2,
+                            dtype=dtype, null_labels=null)
+        if not null:
+            delta = run.W2 - run.W0
+            out.update({f"strength_k{k}": float(v)
+                        for k, v in enumerate(separate_strengths(delta, run.a, K))})
+            out.update({f"term_k{k}": float(v) for k, v in enumerate(term_sizes(delta, run.a, K))})
+            del delta
+        U, s, _ = top_singular(run.W2, top)
+        weights = power_weights(U, run.a, K)
+        out["s" + suffix] = s.astype(float)
+        out["weight" + suffix] = weights.sum(axis=1)
+        if not null:
+            out["order"] = np.argmax(weights, axis=1)
+        out["edge" + ("_null" if null else "_self")] = off_powers_edge(run.W2, run.a, K)
+        del run, U
+    out["n_outliers"] = count_spikes(out["s"], out["weight"], out["edge_null"])
+    out["n_spikes_theory"] = n_spikes(alpha1, alpha2, activation, "reused")
+    out["lambda"] = lambda_count(alpha1, alpha2, get_activation(activation).degree)
+    return out
+
+
+def crossing_size(N, strength, exponent: float, threshold: float = 1.0) -> float:
+    """The N at which a term of measured ``strength`` at size ``N``, growing as
+    N^exponent, reaches ``threshold`` (the BBP threshold, 1 at N = d): N (threshold /
+    strength)^(1/exponent). ``inf`` when the exponent is not positive and the term is below
+    the threshold; ``N`` itself when it is already above."""
+    if strength >= threshold:
+        return float(N)
+    if exponent <= 0:
+        return float("inf")
+    return float(N) * (threshold / strength) ** (1.0 / exponent)

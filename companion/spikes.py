@@ -1,0 +1,104 @@
+"""The spikes of the updated weights: how strong each term is, and which singular values are
+outliers made by it (SPEC 3.2 and pitfall 3).
+
+After two steps, W2 - W0 ~ a ubar^T + sum_k C_k a^{o(k+1)} v_k^T (companion derivation, SPEC
+3.2): the spike of order k has its left singular vector on the entrywise power a^{o(k+1)}.
+Those powers are not orthogonal, so everything here works with their Gram-Schmidt
+orthonormalization q_1, q_2, ... (:func:`companion.a_power_basis`).
+
+Counting outliers against the Marchenko-Pastur edge at one N misleads (pitfall 3): the
+updates widen the bulk, and heavy-tailed labels push single-sample outliers out of it. The
+census here therefore
+
+* measures the bulk edge of a **null run** (labels of an independent sample: same sizes,
+  step sizes and label distribution, no information) as the top singular value of its W2
+  with the powers of a projected out on the left (the null run has spikes on the powers of
+  a too: they come from a, not from the labels);
+* counts a singular value of W2 as a spike when it lies above that edge by a margin AND its
+  left singular vector lies on the span of the powers of a (weight >= ``MIN_WEIGHT``).
+  A BBP spike just above the threshold has a left overlap of 1 - 1/theta^2 with its own
+  direction (about 0.33 at the 2% margin, N = d), so the weight bound 0.25 keeps every
+  spike that clears the margin and no bulk vector (their weight is about K/N).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .alignment import a_power_basis
+from .spectra import top_singular
+from .validation import finite_array, positive_int, positive_real
+
+#: relative margin above the null run's bulk edge (as :func:`companion.count_outliers`)
+MARGIN = 0.02
+#: least weight ||Q^T u||^2 of a left singular vector on the powers of a to count as a spike
+MIN_WEIGHT = 0.25
+#: powers of a used to identify spikes (orders k = 0..K-1)
+K_POWERS = 5
+#: singular values examined per matrix
+TOP = 12
+
+
+def separate_strengths(delta, a, K: int) -> np.ndarray:
+    """Strength of each spike term as a *separate* outlier (companion's diagnostic, SPEC 3.2).
+
+    With q_1..q_K the Gram-Schmidt powers of a, the rows r_j = q_j^T Delta are the terms of
+    :func:`companion.term_sizes`. Part of a higher term's row can be parallel (in R^d) to the
+    rows before it: that part only tilts the earlier spike's left vector. The strength that
+    can make its own outlier is the norm of the part of r_j orthogonal to the span of
+    r_1..r_{j-1} (least squares, so that a zero row removes nothing). For N = d a rank-one
+    term of strength theta leaves the W0 bulk iff theta > 1, at theta + 1/theta
+    (Benaych-Georges & Nadakuditi 2012; SPEC 3.1).
+    """
+    R = a_power_basis(a, positive_int(K, "K")).T @ finite_array(delta, "delta", 2)
+    out = np.empty(len(R))
+    for j, row in enumerate(R):
+        if j:
+            coef = np.linalg.lstsq(R[:j].T, row, rcond=None)[0]
+            row = row - R[:j].T @ coef
+        out[j] = np.linalg.norm(row)
+    return out
+
+
+def power_weights(U, a, K: int = K_POWERS) -> np.ndarray:
+    """(top, K) squared overlaps |<u_i, q_j>|^2 of the left singular vectors (columns of U)
+    with the Gram-Schmidt powers q_1..q_K of a; a row sums to the weight of u_i on the span
+    of the powers, its argmax is the order k + 1 of the term that made the spike."""
+    U = finite_array(U, "U", 2)
+    Q = a_power_basis(a, K)
+    if U.shape[0] != Q.shape[0]:
+        raise ValueError(f"U has {U.shape[0]} rows but a has {Q.shape[0]} entries")
+    return (U.T @ Q) ** 2
+
+
+def off_powers_edge(W, a, K: int = K_POWERS) -> float:
+    """Top singular value of (I - Q Q^T) W, Q the Gram-Schmidt powers of a: the edge of the
+    bulk of W once every spike on the powers of a is removed."""
+    W = finite_array(W, "W", 2)
+    Q = a_power_basis(a, K).astype(W.dtype, copy=False)
+    return float(top_singular(W - Q @ (Q.T @ W), 1)[1][0])
+
+
+def count_spikes(s, weights, edge: float, margin: float = MARGIN,
+                 min_weight: float = MIN_WEIGHT) -> int:
+    """Number of singular values ``s`` above ``edge * (1 + margin)`` whose left vectors put
+    at least ``min_weight`` on the powers of a (``weights``: one number per value)."""
+    s, w = np.asarray(s, float), np.asarray(weights, float)
+    if s.shape != w.shape:
+        raise ValueError(f"s and weights must have the same shape, got {s.shape} and {w.shape}")
+    edge = positive_real(edge, "edge")
+    return int(np.sum((s > edge * (1.0 + positive_real(margin, "margin", allow_zero=True)))
+                      & (w >= min_weight)))
+
+
+def spike_census(W2, a, W2_null, K: int = K_POWERS, top: int = TOP) -> dict:
+    """Spikes of ``W2`` counted against the null run ``W2_null`` (same a): the top ``top``
+    singular values ``s``, their ``weights`` (top, K) on the powers of a (:func:`power_weights`),
+    the null run's ``edge`` (:func:`off_powers_edge`), the run's own ``edge_self`` (the same
+    for W2), and ``count`` (:func:`count_spikes`). The first spike (order k = 0) is counted:
+    with every order present, 1 + Lambda is the prediction."""
+    U, s, _ = top_singular(W2, top)
+    weights = power_weights(U, a, K)
+    edge = off_powers_edge(W2_null, a, K)
+    return {"s": s, "weights": weights, "edge": edge, "edge_self": off_powers_edge(W2, a, K),
+            "count": count_spikes(s, weights.sum(axis=1), edge)}

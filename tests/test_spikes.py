@@ -1,0 +1,62 @@
+"""Spike strengths and the spike census (companion/spikes.py, SPEC 3.2 and pitfall 3)."""
+
+import numpy as np
+import pytest
+
+import companion as cp
+from companion import spikes
+
+
+def _planted(N=400, strengths=(6.0, 0.0, 2.5), seed=0):
+    """W0 (N x N, entries N(0, 1/N)) plus rank-one terms on the Gram-Schmidt powers of a."""
+    rng = np.random.default_rng(seed)
+    W0 = rng.standard_normal((N, N)) / np.sqrt(N)
+    a = rng.standard_normal(N) / np.sqrt(N)
+    Q = cp.a_power_basis(a, len(strengths))
+    V = np.linalg.qr(rng.standard_normal((N, len(strengths))))[0].T
+    delta = sum(t * np.outer(Q[:, k], V[k]) for k, t in enumerate(strengths))
+    return W0, a, delta
+
+
+def test_census_counts_spikes_on_the_powers_of_a_above_the_null_edge():
+    W0, a, delta = _planted()
+    null_W0, _, _ = _planted(seed=1)
+    census = spikes.spike_census(W0 + delta, a, null_W0, K=3, top=6)
+    assert census["count"] == 2                    # strengths 6 and 2.5 > 1; the zero term not
+    assert census["edge"] == pytest.approx(2.0, abs=0.1)
+    assert census["edge_self"] == pytest.approx(2.0, abs=0.1)
+    # BBP positions theta + 1/theta at N = d
+    np.testing.assert_allclose(census["s"][:2], [6 + 1 / 6, 2.5 + 1 / 2.5], rtol=0.03)
+    assert census["weights"][0, 0] > 0.9 and census["weights"][1, 2] > 0.7
+
+
+def test_an_outlier_off_the_powers_of_a_is_not_a_spike():
+    W0, a, _ = _planted()
+    rng = np.random.default_rng(3)
+    u, v = rng.standard_normal(400), rng.standard_normal(400)
+    W = W0 + 3.0 * np.outer(u / np.linalg.norm(u), v / np.linalg.norm(v))   # a one-sample-like outlier
+    census = spikes.spike_census(W, a, W0, K=3, top=4)
+    assert census["s"][0] > 3.0 and census["count"] == 0
+
+
+def test_count_spikes_margin_weight_and_errors():
+    s, w = np.array([5.0, 2.1, 2.03, 1.9]), np.array([1.0, 0.5, 0.9, 0.9])
+    assert spikes.count_spikes(s, w, 2.0) == 2            # 2.03 is inside the 2% margin
+    assert spikes.count_spikes(s, w, 2.0, margin=0.0) == 3
+    assert spikes.count_spikes(s, w, 2.0, min_weight=0.6) == 1
+    with pytest.raises(ValueError, match="same shape"):
+        spikes.count_spikes(s, w[:2], 2.0)
+    with pytest.raises(ValueError, match="edge"):
+        spikes.count_spikes(s, w, -1.0)
+
+
+def test_separate_strengths_remove_the_part_parallel_to_earlier_terms():
+    rng = np.random.default_rng(0)
+    N = 300
+    a = rng.standard_normal(N) / np.sqrt(N)
+    Q = cp.a_power_basis(a, 3)
+    v1, v2 = np.linalg.qr(rng.standard_normal((N, 2)))[0].T
+    delta = 5.0 * np.outer(Q[:, 0], v1) + np.outer(Q[:, 2], 3.0 * v1 + 2.0 * v2)
+    np.testing.assert_allclose(cp.term_sizes(delta, a, 3), [5.0, 0.0, np.sqrt(13)], atol=1e-10)
+    np.testing.assert_allclose(spikes.separate_strengths(delta, a, 3), [5.0, 0.0, 2.0],
+                               atol=1e-10)

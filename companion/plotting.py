@@ -34,11 +34,31 @@ PALETTE: dict[str, str] = {
     "accent": "#CC78BC",    # pink: a fourth series when needed
 }
 
-#: Base figure size in inches (one panel); :func:`subplots` scales it by the panel count.
-FIGSIZE: tuple[float, float] = (6.4, 4.0)
+#: Activations, wherever several are compared (always with their own marker too).
+ACTIVATION_STYLE: dict[str, dict] = {
+    "tanh": {"color": "#CA9161", "marker": "o", "label": r"$\tanh$ (odd)"},
+    "shifted_tanh": {"color": "#D55E00", "marker": "s", "label": r"$\tanh(z + 1/2)$"},
+    "gelu": {"color": "#56B4E9", "marker": "D", "label": "GELU"},
+    "relu": {"color": "#FBAFE4", "marker": "v", "label": "ReLU"},
+}
 
-#: Resolution of the inline PNG figures of the notebooks and the HTML book.
-DPI: int = 110
+#: The spike terms k = 0, 1, 2, 3, 4 (left vector a^{o(k+1)}): dark to light, one marker each.
+TERM_STYLE: tuple[dict, ...] = (
+    {"color": "#0B2545", "marker": "o"},
+    {"color": "#13678A", "marker": "s"},
+    {"color": "#45C4B0", "marker": "D"},
+    {"color": "#9AEBA3", "marker": "^"},
+    {"color": "#DAFDBA", "marker": "v"},
+)
+
+#: Figure width in inches: the book's text column (about 700 CSS pixels), so that a figure is
+#: never shrunk to fit and its fonts show at their nominal size. Height: one panel row.
+FIGSIZE: tuple[float, float] = (6.4, 4.0)
+COLUMN_WIDTH: float = FIGSIZE[0]
+ROW_HEIGHT: float = 3.0
+
+#: Resolution of the PNG files written by ``reproduce`` (about twice the screen's).
+DPI: int = 200
 
 
 def set_book_style() -> None:
@@ -54,7 +74,7 @@ def set_book_style() -> None:
     sns.set_theme(context="notebook", style="whitegrid", palette="colorblind", font_scale=1.0)
     mpl.rcParams.update({
         "figure.figsize": FIGSIZE,
-        "figure.dpi": DPI,
+        "figure.dpi": 100,
         "savefig.dpi": DPI,
         "savefig.bbox": "tight",
         "font.size": 11,
@@ -70,20 +90,38 @@ def set_book_style() -> None:
         "axes.spines.top": False,
         "axes.spines.right": False,
         "figure.constrained_layout.use": True,
+        # the SVG/PDF output does not depend on the run (no random ids)
+        "svg.hashsalt": "companion",
     })
+    _retina_inline()
+
+
+def _retina_inline() -> None:
+    """In a notebook, render inline figures as PNG at twice the resolution, displayed at
+    their nominal size (sharp on high-density screens; the book shows the same output)."""
+    try:
+        from IPython import get_ipython
+        from matplotlib_inline.backend_inline import set_matplotlib_formats
+    except ImportError:
+        return
+    if get_ipython() is not None:
+        set_matplotlib_formats("retina")
 
 
 def subplots(nrows: int = 1, ncols: int = 1, **kwargs):
-    """``plt.subplots`` with the book's panel size: ``FIGSIZE`` per panel.
+    """``plt.subplots`` sized for the book's column: the width is always
+    :data:`COLUMN_WIDTH` (panels side by side share it; prefer stacking rows when a panel
+    would get narrower than about 3 inches), the height :data:`FIGSIZE` for one panel and
+    :data:`ROW_HEIGHT` per row otherwise.
 
     Returns ``(fig, ax)`` exactly as :func:`matplotlib.pyplot.subplots` does. Extra keyword
     arguments (``sharex``, ``sharey``, ...) are passed through; ``figsize`` is not needed.
     """
     import matplotlib.pyplot as plt
 
-    width, height = FIGSIZE
-    scale = 0.75 if max(nrows, ncols) > 1 else 1.0  # several panels: a little smaller each
-    kwargs.setdefault("figsize", (width * ncols * scale, height * nrows * scale))
+    # never wider than the column: panels side by side share its width
+    height = FIGSIZE[1] if nrows == 1 and ncols == 1 else ROW_HEIGHT * nrows + 0.4
+    kwargs.setdefault("figsize", (COLUMN_WIDTH, height))
     return plt.subplots(nrows, ncols, **kwargs)
 
 

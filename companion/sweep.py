@@ -11,55 +11,21 @@ it stopped.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
-from typing import Callable
+from dataclasses import dataclass
 
 import numpy as np
 
 from .cache import ResultCache
+from .experiments import Experiment
+from .runs import Run, Runs
 
-#: Registered experiments by id (E1 ... E10 are registered by :mod:`companion.reproduce`).
-REGISTRY: dict[str, "Experiment"] = {}
-
-
-@dataclass(frozen=True)
-class Experiment:
-    """One experiment of SPEC section 4.
-
-    ``units(scale)`` lists the (params, seed) pairs of a scale (``"small"`` or ``"paper"``);
-    ``compute(params, seed)`` returns one unit's result as a dict of numbers or arrays (a
-    module-level function of an importable module, so that worker processes can unpickle
-    it); ``report``
-    turns all results into figures and tidy data files and returns their paths.
-    """
-
-    id: str
-    title: str
-    units: Callable[[str], list[tuple[dict, int]]]
-    compute: Callable[[dict, int], dict]
-    report: Callable[..., list] | None = None
-    meta: dict = field(default_factory=dict)
-    #: Cache namespace; experiments that run the same units (E3, E4 and E5 share two-step
-    #: runs; E7, E8 and E9 share projection runs) give the same ``cache_id`` and reuse them.
-    cache_id: str | None = None
-
-    @property
-    def cache_name(self) -> str:
-        return self.cache_id or self.id
-
-
-def register(exp: Experiment) -> Experiment:
-    REGISTRY[exp.id] = exp
-    return exp
-
-
-def _compute_unit(compute, params: dict, seed: int, blas_threads: int | None):
-    """Worker entry point: compute one unit with at most ``blas_threads`` BLAS threads (so that
-    K workers on a C-core machine do not fight over the cores)."""
+def _compute_unit(unit, params: dict, seed: int, blas_threads: int | None):
+    """Worker entry point: ``unit(**params, seed=seed)`` with at most ``blas_threads`` BLAS
+    threads (so that K workers on a C-core machine do not fight over the cores)."""
     from threadpoolctl import threadpool_limits
 
     with threadpool_limits(limits=blas_threads):
-        return params, seed, compute(params, seed)
+        return params, seed, unit(**params, seed=seed)
 
 
 @dataclass
@@ -85,10 +51,9 @@ def plan_sweep(exp: Experiment, scale: str, cache: ResultCache) -> Plan:
 
 
 def run_sweep(exp: Experiment, scale: str, cache: ResultCache, jobs: int = 1,
-              scheduler: str | None = None, progress=None,
-              plan: Plan | None = None) -> list[tuple[dict, int, dict]]:
-    """All (params, seed, result) of ``exp`` at ``scale``, in the order of ``exp.units``,
-    computing only what the cache lacks and storing each result as soon as it arrives.
+              scheduler: str | None = None, progress=None, plan: Plan | None = None) -> Runs:
+    """All runs of ``exp`` at ``scale``, in the order of ``exp.units``, computing only what
+    the cache lacks and storing each result as soon as it arrives.
 
     ``progress`` is ``None`` or a callable ``progress(params, seed)`` called once per unit
     computed here (cache hits are not reported: they cost nothing). Results are dicts of
@@ -109,7 +74,7 @@ def run_sweep(exp: Experiment, scale: str, cache: ResultCache, jobs: int = 1,
             results[index[(_key(params), seed)]] = (params, seed, result)
             if progress is not None:
                 progress(params, seed)
-    return [results[i] for i in range(len(units))]
+    return Runs(Run(*results[i]) for i in range(len(units)))
 
 
 def _key(params: dict) -> str:
@@ -122,12 +87,12 @@ def _execute(exp: Experiment, units, jobs: int, scheduler: str | None):
     """Yield (params, seed, result) as units finish."""
     if jobs == 1 and scheduler is None:
         for params, seed in units:
-            yield _compute_unit(exp.compute, params, seed, None)
+            yield _compute_unit(exp.unit, params, seed, None)
         return
     import joblib
 
     blas = max(1, (os.cpu_count() or 1) // jobs) if scheduler is None else None
-    tasks = (joblib.delayed(_compute_unit)(exp.compute, p, s, blas) for p, s in units)
+    tasks = (joblib.delayed(_compute_unit)(exp.unit, p, s, blas) for p, s in units)
     if scheduler is None:
         yield from joblib.Parallel(n_jobs=jobs, return_as="generator_unordered")(tasks)
         return
@@ -139,7 +104,7 @@ def _execute(exp: Experiment, units, jobs: int, scheduler: str | None):
             # joblib's dask backend sizes itself by the cluster's threads; with one thread it
             # falls back to joblib's sequential backend and runs everything HERE, silently.
             # Submit to the cluster directly instead.
-            futures = [client.submit(_compute_unit, exp.compute, p, s, None, pure=False)
+            futures = [client.submit(_compute_unit, exp.unit, p, s, None, pure=False)
                        for p, s in units]
             try:
                 for future in as_completed(futures):

@@ -147,8 +147,7 @@ def test_bad_seeds_rejected():
 
 # -- stored paper-scale runs ------------------------------------------------------------------
 def test_paper_scale_runs_reads_a_tidy_csv(tmp_path):
-    (tmp_path / "data" / "paper").mkdir(parents=True)
-    (tmp_path / "data" / "paper" / "E7.csv").write_text(
+    (tmp_path / "E7.csv").write_text(
         "N,batch,alpha1,target,seed,projection,learnable\n"
         "1024,reused,0.35,He_3,0,0.1,True\n"
         "1024,fresh,0.35,He_3,1,0.02,False\n")

@@ -1,6 +1,63 @@
-"""The experiments of the book (SPEC section 4, E1 to E10), one module per chapter.
+"""The experiments of the book (SPEC section 4: E1 to E11), one module per chapter.
 
-Each function takes the problem size, seeds and parameters, and returns tidy results
-(dicts of numpy arrays or lists of records) that a chapter plots and a test checks at small
-size. Chapters call these; nothing here draws a figure.
+Each module holds its experiments' constants (points, sizes, seeds) and *unit functions*:
+module-level functions ``unit(**params, seed=seed) -> dict`` that compute one parameter
+point for one seed and return plain numbers and arrays. An :class:`Experiment` names a unit
+function and the units (params, seed) of each scale; the chapter computes its runs with
+:meth:`Experiment.run` and ``python -m companion reproduce`` computes the same units with a
+cache and in parallel (:mod:`companion.sweep`). Both give :class:`companion.runs.Runs`, as do
+the stored paper-scale runs (:func:`companion.store.load`). Nothing here draws a figure.
 """
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from ..runs import Run, Runs
+
+SCALES = ("small", "paper")
+
+
+def check_scale(scale: str) -> str:
+    if scale not in SCALES:
+        raise ValueError(f"unknown scale {scale!r} (choose from {', '.join(SCALES)})")
+    return scale
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """One experiment of SPEC section 4.
+
+    ``unit`` is a module-level function called as ``unit(**params, seed=seed)`` (so worker
+    processes can unpickle it); ``units(scale)`` lists the (params, seed) pairs of a scale
+    (``"small"``: the chapter's default sizes, ``"paper"``); ``sizes`` records the sizes and
+    seeds of each scale (written to the JSON sidecar). Experiments that run the same units
+    (E3, E4 and E5; E7, E8 and E9) share a ``cache`` namespace. ``cost`` is the relative cost
+    of a unit per N^3 (for the progress bar's time estimate).
+    """
+
+    id: str
+    title: str
+    unit: Callable[..., dict]
+    units: Callable[[str], list]
+    sizes: dict
+    cache: str | None = None
+    cost: float = 1.0
+
+    @property
+    def cache_name(self) -> str:
+        return self.cache or self.id
+
+    def compute(self, params: dict, seed: int) -> dict:
+        """One unit's result."""
+        return self.unit(**params, seed=seed)
+
+    def run(self, scale: str = "small") -> Runs:
+        """Every unit of ``scale`` computed here, one after the other, without a cache."""
+        return run_units(self.unit, self.units(check_scale(scale)))
+
+
+def run_units(unit: Callable[..., dict], units) -> Runs:
+    """``Runs`` of ``unit(**params, seed=seed)`` over ``units`` = [(params, seed), ...]."""
+    return Runs(Run(dict(params), int(seed), unit(**params, seed=seed)) for params, seed in units)

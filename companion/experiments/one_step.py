@@ -32,6 +32,7 @@ from ..spectra import singular_values, top_singular
 from ..targets import Target, make_target
 from ..theory import one_step_prediction, one_step_theta, spiked_rectangular, u1_alignment
 from ..validation import positive_int, positive_real, seed_list
+from . import Experiment
 
 
 def _top(W: np.ndarray, k: int = 1):
@@ -388,3 +389,56 @@ def u1_alignment_samples(target, N: int = 500, d: int | None = None, n: int | No
     return {"cos2": np.array(rows), "theory": theory, "N": N, "d": d, "n": n,
             "links": [link.name for link in tgt.links], "seeds": np.array(seeds)}
 
+
+
+# -- the experiments of this chapter, as units for the book and for reproduce ---------------
+#: E1's step sizes (eta = Theta(1)) and E2's exponents (eta = N^alpha)
+E1_ETAS = (0.0, 0.5, 1.0, 1.25, 1.5, 1.75, 2.0, 2.5, 3.0, 3.5, 4.0)
+E2_ALPHAS = tuple(round(a, 2) for a in np.arange(0.0, 0.451, 0.05))
+
+
+def transition_unit(N: int, etas, target: str, activation: str, seed: int) -> dict:
+    """E1 unit: :func:`transition_sweep` at one N for one seed, as flat arrays over eta."""
+    r = transition_sweep(etas, N=N, seeds=[seed], target=target, activation=activation)
+    keep = ("eta", "s1", "cos2_beta", "overlap_u1", "overlap_a", "plugin_s1", "theory_s1",
+            "theory_cos2", "theory_overlap_u1", "theory_overlap_a")
+    out = {k: np.asarray(r[k], float).reshape(-1) for k in keep}
+    out.update(eta_c=float(r["eta_c"]), edge=float(r["edge"]), a_norm=float(r["a_norm"][0]),
+               u1_norm=float(r["u1_norm"][0]))
+    return out
+
+
+def growth_unit(N: int, alphas, target: str, activation: str, seed: int) -> dict:
+    """E2 unit: :func:`growth_sweep` at one N for one seed, as flat arrays over alpha."""
+    r = growth_sweep(alphas, [N], seeds=[seed], target=target, activation=activation)
+    out = {"alpha": np.asarray(alphas, float)}
+    for k in ("s1", "cos2_beta", "overlap_u1"):
+        out[k] = np.asarray(r[k], float)[0, 0]
+    out["theory_s1"] = np.asarray(r["theory_s1"], float)[0]
+    out["theory_cos2"] = np.asarray(r["theory_cos2"], float)[0]
+    out["cos2_u1"] = float(np.asarray(r["cos2_u1"])[0, 0])
+    out["saturation"] = float(r["saturation"])
+    return out
+
+
+_E1_SIZES = {"small": dict(N=1000, seeds=5), "paper": dict(N=4096, seeds=4)}
+_E2_SIZES = {"small": dict(Ns=[125, 250, 500, 1000], seeds=5),
+             "paper": dict(Ns=[512, 1024, 2048, 4096], seeds=4)}
+
+
+def _e1_units(scale):
+    z = _E1_SIZES[scale]
+    return [(dict(N=z["N"], etas=list(E1_ETAS), target="he1", activation="tanh"), s)
+            for s in seed_list(z["seeds"])]
+
+
+def _e2_units(scale):
+    z = _E2_SIZES[scale]
+    return [(dict(N=N, alphas=list(E2_ALPHAS), target="he1", activation="tanh"), s)
+            for N in z["Ns"] for s in seed_list(z["seeds"])]
+
+
+E1 = Experiment("E1", "one step at eta = Theta(1): s1 and overlaps vs eta", transition_unit,
+                _e1_units, _E1_SIZES, cost=2.0)
+E2 = Experiment("E2", "one step at eta = N^alpha: spike growth and alignment saturation",
+                growth_unit, _e2_units, _E2_SIZES, cost=2.0)

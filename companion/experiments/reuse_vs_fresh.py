@@ -39,6 +39,8 @@ from ..spikes import power_weights
 from ..targets import Link, Target, make_link, make_target
 from ..theory import (first_direction_alignment, is_learnable, lambda_count,
                       spiked_rectangular)
+from ..validation import seed_list
+from . import Experiment
 
 #: (alpha1, alpha2) pairs of E6: one pair in the one-step phase (Lambda = 0) and three with
 #: added spikes (SPEC 3.3 quotes (0.2, 0.2) and (0.4, 0.25)).
@@ -281,16 +283,16 @@ def paper_scale_runs(experiment: str, root=None) -> dict[str, np.ndarray] | None
     paper``; one row per run with every parameter and the seed), as a dict of arrays:
     numeric columns as floats (``N`` and ``seed`` as ints, ``learnable`` as bool), the rest
     as strings. ``root`` is the repository root; by default the folder is
-    :func:`companion.reproduce.default_data_dir` (``$COMPANION_PAPER_DATA``, or ``data/paper``
+    :func:`companion.store.data_dir` (``$COMPANION_PAPER_DATA``, or ``data/paper``
     next to the installed package). Returns ``None`` when the file is not there (e.g. the
     package was installed without the repository, as in Colab) or the stored runs are
     switched off (``COMPANION_PAPER_DATA=off``)."""
     import csv
     from pathlib import Path
 
-    from ..reproduce import default_data_dir
+    from ..store import data_dir
 
-    folder = Path(root) / "data" / "paper" if root is not None else default_data_dir()
+    folder = Path(root) if root is not None else data_dir()
     if folder is None:
         return None
     path = folder / f"{experiment}.csv"
@@ -374,3 +376,94 @@ def learnability_table(targets, settings: Iterable[tuple[str, float, float]] = E
                         "learnable": _prediction(is_learnable(tgt, 0, batch, alpha1, alpha2,
                                                               act))})
     return _records_to_arrays(records)
+
+
+# -- the experiments of this chapter, as units for the book and for reproduce ---------------
+#: E8's targets and E9's activations, by the labels the figures and the stored runs use
+E8_TARGETS = ("He_3", "He_2", "(He_2+He_3)/sqrt2", "bounded odd")
+E9_ACTIVATIONS = ("tanh", "shifted_tanh", "relu")
+
+
+def _target_spec(label: str):
+    """The target a label of E7-E9 names (``"He_3"`` -> ``"he3"``, ...)."""
+    specs = {"He_3": "he3", "He_2": "he2", "(He_2+He_3)/sqrt2": he2_plus_he3,
+             "bounded odd": bounded_odd_link("sharp")}
+    if label not in specs:
+        raise ValueError(f"unknown target label {label!r} (known: {', '.join(specs)})")
+    return specs[label]
+
+
+def first_direction_unit(N: int, alpha1: float, alpha2: float, batch: str, target: str,
+                         activation: str, seed: int) -> dict:
+    """E6 unit: :func:`first_direction_runs` for one pair, batch and seed, as scalars."""
+    r = first_direction_runs(N, [(alpha1, alpha2)], seeds=(seed,), batches=(batch,),
+                             target=target, activation=activation)
+    keys = ("cos2", "limit", "limit_finite_n", "ubar_cos2", "v_ubar_cos2", "theta",
+            "spike_factor", "finite_size_prediction", "s1", "lambda")
+    return {k: float(np.asarray(r[k])[0]) for k in keys}
+
+
+def projection_unit(N: int, batch: str, alpha1: float, alpha2: float, target: str,
+                    activation: str, m: int, seed: int) -> dict:
+    """E7/E8/E9 unit: :func:`projection_runs` for one setting, target label, activation and
+    seed: ``projection``, ``chance``, ``lambda``, ``learnable`` (1, 0 or NaN), the top-m
+    singular values ``s_i``, their ``cos2_i`` with beta* and ``left`` (m x 5)."""
+    r = projection_runs((N,), seeds=(seed,), settings=[(batch, alpha1, alpha2)],
+                        targets={target: _target_spec(target)},
+                        activations={activation: activation}, m=m)
+    out = {k: float(np.asarray(r[k])[0]) for k in ("projection", "chance", "lambda",
+                                                     "learnable")}
+    out.update({f"s_{i}": float(v) for i, v in enumerate(np.asarray(r["s"])[0])})
+    out.update({f"cos2_{i}": float(v) for i, v in enumerate(np.asarray(r["cos2"])[0])})
+    out["left"] = np.asarray(r["left"], float)[0]
+    return out
+
+
+_E6_SIZES = {"small": dict(N=1000, seeds=3), "paper": dict(N=2048, seeds=4)}
+_E7_SIZES = {"small": dict(Ns=[500, 1000, 2000], seeds=3),
+             "paper": dict(Ns=[1024, 2048, 4096, 8192], seeds=4)}   # the headline: to 8192
+_E8_SIZES = {"small": dict(N=1000, seeds=3), "paper": dict(N=2048, seeds=4)}
+_E9_SIZES = {"small": dict(N=2000, seeds=3), "paper": dict(N=4096, seeds=4)}
+
+
+def _proj(N, batch, a1, a2, target="He_3", activation="tanh"):
+    return dict(N=N, batch=batch, alpha1=a1, alpha2=a2, target=target, activation=activation,
+                m=4)
+
+
+def _e6_units(scale):
+    z = _E6_SIZES[scale]
+    return [(dict(N=z["N"], alpha1=a1, alpha2=a2, batch=b, target="he1", activation="tanh"), s)
+            for (a1, a2) in E6_ALPHA_PAIRS for b in ("reused", "fresh")
+            for s in seed_list(z["seeds"])]
+
+
+def _e7_units(scale):
+    z = _E7_SIZES[scale]
+    return [(_proj(N, b, a1, a2), s) for N in z["Ns"] for (b, a1, a2) in E7_SETTINGS
+            for s in seed_list(z["seeds"])]
+
+
+def _e8_units(scale):
+    z = _E8_SIZES[scale]
+    return [(_proj(z["N"], b, 0.35, 0.45, target=t), s) for t in E8_TARGETS
+            for b in ("reused", "fresh") for s in seed_list(z["seeds"])]
+
+
+def _e9_units(scale):
+    z = _E9_SIZES[scale]
+    out = [(_proj(z["N"], "reused", 0.35, 0.45, activation=a), s) for a in E9_ACTIVATIONS
+           for s in seed_list(z["seeds"])]
+    out += [(_proj(z["N"], "fresh", 0.35, 0.45, activation=a), s) for a in ("tanh", "relu")
+            for s in seed_list(z["seeds"])]
+    return out
+
+
+E6 = Experiment("E6", "first-direction alignment, reused vs fresh, He_1 target",
+                first_direction_unit, _e6_units, _E6_SIZES)
+E7 = Experiment("E7", "He_3 learned only with reuse: projection on the top-4 subspace",
+                projection_unit, _e7_units, _E7_SIZES, cache="projection_run")
+E8 = Experiment("E8", "other targets: He_2, (He_2+He_3)/sqrt2, bounded odd", projection_unit,
+                _e8_units, _E8_SIZES, cache="projection_run")
+E9 = Experiment("E9", "activation ablation: tanh, tanh(z+0.5), ReLU", projection_unit,
+                _e9_units, _E9_SIZES, cache="projection_run")

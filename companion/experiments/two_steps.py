@@ -31,6 +31,7 @@ from ..spectra import mp_edges, singular_values, top_singular
 from ..spikes import separate_strengths
 from ..theory import lambda_count, present_terms, spike_exponent, term_exists
 from ..validation import choice, positive_int, seed_list
+from . import Experiment
 
 BATCHES = ("reused", "fresh")
 
@@ -315,3 +316,111 @@ def crossing_size(N, strength, exponent: float, threshold: float = 1.0) -> float
     if exponent <= 0:
         return float("inf")
     return float(N) * (threshold / strength) ** (1.0 / exponent)
+
+
+# -- the experiments of this chapter, as units for the book and for reproduce ---------------
+#: E3: points of the phase diagram (reused, tanh, He_1); E4: the exponent check; E5: two
+#: steps = one step below alpha1 + alpha2 = 1/2 (reused) and not for a fresh batch.
+#: (0.35, 0.45) lies on the line alpha2 = 3 (1/2 - alpha1) (companion.phase_line): its k = 3
+#: term is Theta(1) there; with tanh that term is absent anyway (odd order).
+E3_POINTS = ((0.20, 0.20), (0.40, 0.15), (0.20, 0.45), (0.40, 0.25), (0.35, 0.45),
+             (0.45, 0.45))
+E4_PAIRS = ((0.20, 0.45), (0.40, 0.25), (0.35, 0.45))
+E5_PAIRS = ((0.20, 0.20), (0.35, 0.45))
+
+
+def two_step_unit(N: int, alpha1: float, alpha2: float, batch: str, K: int, activation: str,
+                  target: str, reference: bool, seed: int) -> dict:
+    """E3/E4/E5 unit: :func:`two_step_run` with its arrays as columns ``terms_k``,
+    ``leading_k``, ``separate_k`` (k = 0..K-1), and with ``reference`` also ``diff``,
+    ``ref`` and ``rel_diff`` = diff / ref."""
+    r = two_step_run(N, alpha1, alpha2, seed, K=K, batch=batch, activation=activation,
+                     target=target, reference=reference)
+    out = {f"{key}_{k}": float(v) for key, name in
+           (("terms", "terms"), ("leading", "leading"), ("separate", "separate"))
+           for k, v in enumerate(r[name])}
+    if reference:
+        out.update(diff=float(r["diff"]), ref=float(r["ref"]),
+                   rel_diff=float(r["diff"]) / float(r["ref"]))
+    return out
+
+
+def spectrum_unit(N: int, alpha1: float, alpha2: float, batch: str, activation: str,
+                  target: str, seed: int) -> dict:
+    """E10 unit: :func:`spectrum_with_null`: all singular values of W2 (dense SVD), the top
+    12 of W2 (``s_top``, with ``on_powers``, the weight of each left vector on the first 5
+    powers of a), of its null run (``s_null``) and of W1 (``s_W1``)."""
+    r = spectrum_with_null(N, alpha1, alpha2, seed=seed, K=5, top=12, batch=batch,
+                           activation=activation, target=target, full=True, full_null=False)
+    left = np.asarray(r["left"], float)
+    return {"s": np.asarray(r["s"], float), "s_null": np.asarray(r["s_top_null"], float),
+            "s_W1": np.asarray(r["s_W1"], float), "s_top": np.asarray(r["s_top"], float),
+            "on_powers": left.sum(axis=1), "edge": float(r["edge"]), "phi": float(r["phi"]),
+            "lambda": int(r["lambda_"])}
+
+
+_E3_SIZES = {"small": dict(Ns=[250, 500, 1000, 2000], seeds=2),
+             "paper": dict(Ns=[512, 1024, 2048, 4096], seeds=4)}
+# the exponent check reaches 8192 with 6 seeds (bootstrap intervals of the slopes)
+_E4_SIZES = {"small": dict(Ns=[250, 500, 1000, 2000], seeds=2),
+             "paper": dict(Ns=[512, 1024, 2048, 4096, 8192], seeds=6)}
+_E10_SIZES = {"small": dict(N=2000, seeds=1), "paper": dict(N=4096, seeds=2)}
+# a run and its null run per unit
+_E11_SIZES = {"small": dict(Ns=[256, 512, 1024, 2048], seeds=2),
+              "paper": dict(Ns=[1024, 2048, 4096, 8192], seeds=4)}
+#: E11: what the step constants c1, c2 do (paper scale only)
+E11_CONSTANTS = dict(N=2048, seeds=2, activation="shifted_tanh", point=(0.38, 0.45),
+                     pairs=((1.5, 1.0), (2.0, 1.0), (1.0, 2.0)))
+
+
+def _two_step_units(sizes, scale, pairs, batches=("reused",)):
+    z = sizes[scale]
+    # the one-step reference (an extra gradient and two Lanczos runs) only where E5 uses it,
+    # so that E3, E4 and E5 share their runs
+    return [(dict(N=N, alpha1=a1, alpha2=a2, batch=b, K=4, activation="tanh", target="he1",
+                  reference=(a1, a2) in E5_PAIRS), s)
+            for (a1, a2) in pairs for b in batches for N in z["Ns"]
+            for s in seed_list(z["seeds"])]
+
+
+def _e3_units(scale):
+    return _two_step_units(_E3_SIZES, scale, E3_POINTS)
+
+
+def _e4_units(scale):
+    return _two_step_units(_E4_SIZES, scale, E4_PAIRS)
+
+
+def _e5_units(scale):
+    return _two_step_units(_E3_SIZES, scale, E5_PAIRS, batches=("reused", "fresh"))
+
+
+def _e10_units(scale):
+    z = _E10_SIZES[scale]
+    return [(dict(N=z["N"], alpha1=0.35, alpha2=0.45, batch="reused", activation="tanh",
+                  target="he1+he3"), s) for s in seed_list(z["seeds"])]
+
+
+def _e11_units(scale):
+    z = _E11_SIZES[scale]
+    out = [(dict(N=N, alpha1=a1, alpha2=a2, activation=act, c1=1.0, c2=1.0), s)
+           for (a1, a2) in EMERGENCE_POINTS for act in EMERGENCE_ACTIVATIONS for N in z["Ns"]
+           for s in seed_list(z["seeds"])]
+    c = E11_CONSTANTS
+    if scale == "paper":
+        out += [(dict(N=c["N"], alpha1=c["point"][0], alpha2=c["point"][1],
+                      activation=c["activation"], c1=c1, c2=c2), s)
+                for c1, c2 in c["pairs"] for s in seed_list(c["seeds"])]
+    return out
+
+
+E3 = Experiment("E3", "phase diagram of Lambda(alpha1, alpha2) with simulated exponents",
+                two_step_unit, _e3_units, _E3_SIZES, cache="two_step_run")
+E4 = Experiment("E4", "exponent check: term sizes vs N", two_step_unit, _e4_units, _E4_SIZES,
+                cache="two_step_run")
+E5 = Experiment("E5", "two steps = one step when alpha1 + alpha2 < 1/2 (reused), not fresh",
+                two_step_unit, _e5_units, _E3_SIZES, cache="two_step_run")
+E10 = Experiment("E10", "spectrum of W2 beside a null run", spectrum_unit, _e10_units,
+                 _E10_SIZES, cost=8.0)
+E11 = Experiment("E11", "the spikes appear one by one as N grows (every order vs tanh)",
+                 spike_emergence_run, _e11_units, _E11_SIZES, cost=2.5)

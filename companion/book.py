@@ -1,0 +1,103 @@
+"""What a chapter page needs besides the science: one formatter for every printed or glued
+number, and figures that show wherever the notebook runs (issue: run it anywhere).
+
+* :func:`fmt` and :func:`fmt_signed` round a number for prose and tables. Every number a
+  chapter prints or glues goes through them, so that nbval, which compares the stored
+  outputs with a fresh run, sees the same text on any CPU and BLAS: a few significant
+  digits, and never a negative zero (a zero moment of tanh prints as ``0``, whatever the
+  sign of its last bit).
+* :func:`show` displays a figure in the notebook (JupyterLab, Colab, Binder) and glues it
+  for the book's ``{glue:figure}`` in one output; in the built book the code cell carries
+  the tag ``remove-output``, so the figure appears once, where the prose puts it.
+* :func:`glue_numbers` glues formatted numbers for ``{glue:text}`` without displaying them.
+
+Without myst-nb (a plain Colab runtime) :func:`show` falls back to IPython's display and
+:func:`glue_numbers` does nothing: the notebook still runs and shows every figure.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+
+#: below this absolute value a number prints as zero (rounding noise of a sum)
+ZERO = 1e-12
+
+
+def _clean(x: float, digits: int) -> float:
+    """Round to ``digits`` significant digits; a result that rounds to zero is +0.0."""
+    x = float(x)
+    if not math.isfinite(x):
+        return x
+    if abs(x) < ZERO:
+        return 0.0
+    r = float(f"{x:.{digits}g}")
+    return 0.0 if r == 0 else r
+
+
+def fmt(x, digits: int = 3) -> str:
+    """``x`` to ``digits`` significant digits for prose (``0.6057 -> "0.606"``, integers as
+    integers, ``-1e-17 -> "0"``, NaN -> ``"n/a"``); an array becomes a comma-separated list."""
+    if isinstance(x, (list, tuple, np.ndarray)):
+        return ", ".join(fmt(v, digits) for v in np.ravel(x))
+    if isinstance(x, (bool, np.bool_)):
+        return "yes" if x else "no"
+    if isinstance(x, numbers.Integral):
+        return str(int(x))
+    if x is None or (isinstance(x, numbers.Real) and math.isnan(float(x))):
+        return "n/a"
+    v = _clean(x, digits)
+    if math.isinf(v):
+        return "inf" if v > 0 else "-inf"
+    text = f"{v:.{digits}g}"
+    return text.replace("e+0", "e").replace("e-0", "e-")
+
+
+def fmt_fixed(x, decimals: int = 2, signed: bool = False) -> str:
+    """``x`` with a fixed number of decimals (``signed``: always a sign, except for zero:
+    a slope of ``-0.001`` prints as ``0.00``, not ``-0.00``)."""
+    x = float(x)
+    if math.isnan(x):
+        return "n/a"
+    text = f"{x:+.{decimals}f}" if signed else f"{x:.{decimals}f}"
+    if float(text) == 0:
+        return f"{0:.{decimals}f}"
+    return text
+
+
+def fmt_signed(x, decimals: int = 2) -> str:
+    """A signed number with fixed decimals (a growth exponent: ``+0.15``, ``-0.40``, ``0.00``)."""
+    return fmt_fixed(x, decimals, signed=True)
+
+
+def fmt_interval(low, high, decimals: int = 2, signed: bool = False) -> str:
+    """``[low, high]`` with :func:`fmt_fixed`."""
+    return f"[{fmt_fixed(low, decimals, signed)}, {fmt_fixed(high, decimals, signed)}]"
+
+
+def show(name: str, fig) -> None:
+    """Display ``fig`` and glue it under ``name`` in one output (see the module docstring),
+    then close it so that it is not drawn a second time at the end of the cell."""
+    import matplotlib.pyplot as plt
+
+    try:
+        from myst_nb import glue
+    except ImportError:
+        from IPython.display import display
+        display(fig)
+    else:
+        glue(name, fig, display=True)
+    plt.close(fig)
+
+
+def glue_numbers(**values) -> None:
+    """Glue each value (formatted with :func:`fmt` unless it is already a string) under its
+    keyword for ``{glue:text}`` in the prose; nothing is displayed."""
+    try:
+        from myst_nb import glue
+    except ImportError:
+        return
+    for name, value in values.items():
+        glue(name, value if isinstance(value, str) else fmt(value), display=False)

@@ -1,0 +1,145 @@
+"""Reproduce every experiment of the book (SPEC section 4, E1 to E11) at the book's size or at
+paper scale: ``python -m companion reproduce [--scale small|paper] [--only E4,E7] [--jobs K]
+[--out DIR] [--scheduler ADDRESS]``.
+
+Each experiment (:mod:`.catalog`) is a list of units (one parameter point x one seed) and a
+unit function that lives in the chapter's experiment module: the science is in
+:mod:`companion.experiments`, nothing is re-implemented here. Units are cached on disk
+(:class:`companion.cache.ResultCache`: keyed by every parameter, the seed, the package version
+and :func:`.catalog.code_fingerprint`), run in parallel by :func:`companion.sweep.run_sweep`,
+drawn by the same figure function the chapter uses (PNG and PDF) and written as tidy data
+(:mod:`.tidy`).
+
+Scales: ``small`` = the chapters' default sizes; ``paper`` = N up to 4096 (8192 for E4, E7
+and E11) with 4 to 6 seeds per point.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+from .. import __version__
+from ..experiments import SCALES, check_scale
+from ..sweep import plan_sweep, run_sweep
+from .catalog import CATALOG, EXPERIMENT_IDS, SIDECAR, code_fingerprint
+from .tidy import write_tidy
+
+__all__ = ["CATALOG", "EXPERIMENT_IDS", "SCALES", "check_output_dir", "code_fingerprint",
+           "parse_only", "reproduce", "report"]
+
+
+def parse_only(text: str | None) -> list[str]:
+    """``"E4,E7"`` -> ``["E4", "E7"]`` (order kept, duplicates dropped); ``None`` -> all."""
+    if text is None:
+        return list(EXPERIMENT_IDS)
+    ids = []
+    for part in text.split(","):
+        eid = part.strip().upper()
+        if not eid:
+            continue
+        if eid not in CATALOG:
+            raise ValueError(f"unknown experiment id {part.strip()!r} "
+                             f"(known: {', '.join(EXPERIMENT_IDS)})")
+        if eid not in ids:
+            ids.append(eid)
+    if not ids:
+        raise ValueError("--only lists no experiment")
+    return ids
+
+
+def unit_cost(params: dict, weight: float = 1.0) -> float:
+    """Rough relative cost of a unit, for the overall time-left estimate (two GEMMs of size
+    N x n x d per gradient: ~N^3; ``weight`` from the experiment, e.g. the dense SVD of E10),
+    rounded so that the bar's total is the exact sum of its updates."""
+    n = float(params.get("N", 1000)) / 1000.0
+    return round(weight * max(n, 0.05) ** 3, 3)
+
+
+def report(eid: str, scale: str, runs, out: Path) -> list[Path]:
+    """Draw experiment ``eid``'s figure from ``runs`` (PNG and PDF) and write its tidy data."""
+    import matplotlib.pyplot as plt
+
+    entry = CATALOG[eid]
+    fig = entry.figure(runs)
+    paths = [out / f"{eid}.png", out / f"{eid}.pdf"]
+    for p in paths:
+        fig.savefig(p, bbox_inches="tight")
+    plt.close(fig)
+    return paths + write_tidy(out, entry.experiment, scale, runs, entry.rows(runs),
+                              SIDECAR.get(eid))
+
+
+def reproduce(ids=None, scale: str = "small", jobs: int = 1, out=".", cache_dir=None,
+              scheduler: str | None = None, progress: bool = True, stream=None) -> dict:
+    """Run the experiments ``ids`` at ``scale``; write figures and data to ``out``.
+
+    Returns {id: [paths written]}. The cache lives in ``cache_dir`` (default ``out/cache``).
+    Progress bars go to ``stream`` (default stderr): one bar per experiment and an overall
+    bar weighted by each unit's cost (~N^3) with the estimated time left.
+    """
+    from tqdm import tqdm
+
+    from ..cache import ResultCache
+
+    check_scale(scale)
+    ids = parse_only(None) if ids is None else list(ids)
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    cache = ResultCache(Path(cache_dir) if cache_dir else out / "cache",
+                        f"{__version__}+{code_fingerprint()}")
+    stream = sys.stderr if stream is None else stream
+    plans = {eid: plan_sweep(CATALOG[eid].experiment, scale, cache) for eid in ids}
+    # units shared by several experiments (same cache namespace) are counted once
+    seen, total = set(), 0.0
+    for eid in ids:
+        exp, plan = CATALOG[eid].experiment, plans[eid]
+        for i in plan.pending:
+            key = (exp.cache_name, json.dumps(plan.units[i][0], sort_keys=True), plan.units[i][1])
+            if key not in seen:
+                seen.add(key)
+                total += unit_cost(plan.units[i][0], exp.cost)
+    overall = tqdm(total=round(total, 3) or None, desc="all experiments", unit="cost", position=0,
+                   file=stream, disable=not progress, dynamic_ncols=True,
+                   bar_format="{l_bar}{bar}| {percentage:3.0f}% [{elapsed}<{remaining}]")
+    written = {}
+    try:
+        for eid in ids:
+            exp = CATALOG[eid].experiment
+            plan = plan_sweep(exp, scale, cache) if eid != ids[0] else plans[eid]
+            bar = tqdm(total=len(plan.units), initial=len(plan.hits), desc=f"{eid:>3}",
+                       unit="run", position=1, leave=False, file=stream,
+                       disable=not progress, dynamic_ncols=True)
+
+            def tick(params, seed, bar=bar, weight=exp.cost):
+                bar.update(1)
+                overall.update(min(unit_cost(params, weight), overall.total - overall.n))
+
+            try:
+                runs = run_sweep(exp, scale, cache, jobs=jobs, scheduler=scheduler,
+                                 progress=tick, plan=plan)
+            finally:
+                bar.close()
+            written[eid] = report(eid, scale, runs, out)
+            if progress:
+                overall.write(f"{eid}: {len(plan.units)} runs ({len(plan.hits)} from the cache)"
+                              f" -> {', '.join(p.name for p in written[eid])}", file=stream)
+    finally:
+        overall.close()
+    return written
+
+
+def check_output_dir(out) -> Path:
+    """Create ``out`` if needed and check that it is writable (ValueError otherwise)."""
+    out = Path(out)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        probe = out / f".write-test-{os.getpid()}"
+        probe.write_text("")
+        probe.unlink()
+    except OSError as exc:
+        raise ValueError(f"output directory {str(out)!r} is not writable "
+                         f"({exc.strerror or exc})") from None
+    return out

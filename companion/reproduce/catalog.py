@@ -1,0 +1,76 @@
+"""The table of experiments (SPEC section 4, E1 to E11): for each id, the experiment (its
+unit function and units, defined in the chapter's module under :mod:`companion.experiments`),
+the figure function that draws it (:mod:`companion.figures`) and the shape of its tidy CSV.
+One explicit table: nothing is registered as a side effect of an import.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from ..experiments import Experiment
+from ..experiments import one_step as x1
+from ..experiments import reuse_vs_fresh as x3
+from ..experiments import two_steps as x2
+from ..figures import one_step as f1
+from ..figures import reuse_vs_fresh as f3
+from ..figures import two_steps as f2
+from . import tidy
+
+
+@dataclass(frozen=True)
+class Entry:
+    """An experiment, the figure that draws its runs, and how its runs become CSV rows."""
+
+    experiment: Experiment
+    figure: Callable
+    rows: Callable = tidy.rows_per_run
+
+
+CATALOG: dict[str, Entry] = {
+    "E1": Entry(x1.E1, f1.transition, tidy.rows_along("eta")),
+    "E2": Entry(x1.E2, f1.growth, tidy.rows_along("alpha")),
+    "E3": Entry(x2.E3, f2.phase_diagram),
+    "E4": Entry(x2.E4, f2.exponents),
+    "E5": Entry(x2.E5, f2.one_step_collapse),
+    "E6": Entry(x3.E6, f3.first_direction),
+    "E7": Entry(x3.E7, f3.headline_projection),
+    "E8": Entry(x3.E8, f3.other_targets),
+    "E9": Entry(x3.E9, f3.activation_ablation),
+    "E10": Entry(x2.E10, f2.spectrum_beside_null, tidy.spectrum_rows),
+    "E11": Entry(x2.E11, f2.spike_emergence_counts),
+}
+EXPERIMENT_IDS = list(CATALOG)
+
+#: what each experiment's JSON sidecar says beyond the sizes and parameters
+SIDECAR: dict[str, dict] = {"E11": {"headline": {
+    "points": [{"alpha1": 0.30, "alpha2": 0.38, "lambda": 1,
+                "shows": "1 + Lambda = 2 outliers with every order (tanh: 1)"},
+               {"alpha1": 0.38, "alpha2": 0.45, "lambda": 3,
+                "shows": "the count climbs from 2 to 3 with N (tanh: 2); k = 3 out of reach"}],
+    "activations": {"every order": ["shifted_tanh", "gelu"], "control (odd)": ["tanh"]},
+    "count": "singular values of W2 above the null run's bulk edge (powers of a projected "
+             "out) by 2%, with left vectors on the powers of a (weight >= 0.25); the first "
+             "spike included"}}}
+
+#: modules whose code decides the numbers of a run (not the figures): their source is hashed
+#: into every cache key by :func:`code_fingerprint`
+NUMERICS_MODULES = ("activations", "alignment", "expansion", "gaussian", "network", "spectra",
+                    "spikes", "targets", "theory", "validation", "experiments/one_step",
+                    "experiments/two_steps", "experiments/reuse_vs_fresh")
+
+
+def code_fingerprint() -> str:
+    """12 hex digits of SHA-256 over the source of :data:`NUMERICS_MODULES` (the unit
+    functions live there). It joins the package version in every cache key, so that a change
+    of the numerics never reuses a stale run even when nobody bumps the version; figure and
+    report code is left out, because redrawing a figure needs no new runs."""
+    h = hashlib.sha256()
+    base = Path(inspect.getfile(Experiment)).resolve().parents[1]
+    for name in NUMERICS_MODULES:
+        h.update((base / f"{name}.py").read_bytes())
+    return h.hexdigest()[:12]

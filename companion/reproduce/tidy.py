@@ -1,0 +1,113 @@
+"""Tidy data of an experiment: ``<id>.csv`` (one row per run, or per run and grid value, with
+every parameter and the seed as columns), the ``<id>.json`` sidecar (package version, scale,
+date, sizes, every run's parameters) and the runs themselves as ``<id>.npz``
+(:func:`companion.store.write`, read back by :func:`companion.store.load`)."""
+
+from __future__ import annotations
+
+import csv
+import datetime as _dt
+import json
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from .. import __version__
+from ..runs import Runs
+from ..store import write as write_runs
+
+
+def _base(run) -> dict:
+    row = {k: v for k, v in run.params.items() if not isinstance(v, (list, tuple))}
+    row["seed"] = run.seed
+    return row
+
+
+def _flatten(row: dict, name: str, value) -> None:
+    a = np.asarray(value)
+    if a.ndim == 0:
+        row[name] = a.item()
+    else:
+        row.update({f"{name}_{i}": v.item() for i, v in enumerate(a.reshape(-1))})
+
+
+def rows_per_run(runs: Runs) -> list[dict]:
+    """One row per run: parameters, seed, then every result (arrays as ``name_0, name_1``)."""
+    rows = []
+    for run in runs:
+        row = _base(run)
+        for name, value in run.result.items():
+            _flatten(row, name, value)
+        rows.append(row)
+    return rows
+
+
+def rows_along(key: str) -> Callable[[Runs], list[dict]]:
+    """Rows per run and entry of the result array ``key`` (E1: the step sizes, E2: the
+    exponents): arrays running along it become columns, the rest as in :func:`rows_per_run`."""
+    def rows(runs: Runs) -> list[dict]:
+        out = []
+        for run in runs:
+            length = np.asarray(run.result[key]).size
+            for j in range(length):
+                row = _base(run)
+                for name, value in run.result.items():
+                    a = np.asarray(value)
+                    if a.shape == (length,):
+                        row[name] = a[j].item()
+                    else:
+                        _flatten(row, name, a)
+                out.append(row)
+        return out
+    return rows
+
+
+def spectrum_rows(runs: Runs) -> list[dict]:
+    """E10: one row per singular value (of W2, of the null run's top, of W1's top, of W2's
+    top with the weight of its left vector on the powers of a)."""
+    rows = []
+    for run in runs:
+        base, res = _base(run), run.result
+        for name, matrix in (("s", "W2"), ("s_null", "W2_null_top")):
+            rows += [dict(base, matrix=matrix, index=i, singular_value=float(v))
+                     for i, v in enumerate(np.asarray(res[name]))]
+        rows += [dict(base, matrix="W1_top", index=i, singular_value=float(v))
+                 for i, v in enumerate(np.asarray(res["s_W1"]))]
+        rows += [dict(base, matrix="W2_top", index=i, singular_value=float(v),
+                      left_on_powers_of_a=float(w))
+                 for i, (v, w) in enumerate(zip(np.asarray(res["s_top"]),
+                                                np.asarray(res["on_powers"])))]
+    return rows
+
+
+def _fmt(v):
+    if isinstance(v, float):
+        return repr(round(v, 6)) if np.isfinite(v) else str(v)
+    return v
+
+
+def write_tidy(out: Path, experiment, scale: str, runs: Runs, rows: list[dict],
+               sidecar: dict | None = None) -> list[Path]:
+    """Write ``<id>.csv`` (floats to 6 decimals), ``<id>.json`` and ``<id>.npz``."""
+    columns: list[str] = []
+    for r in rows:
+        columns += [k for k in r if k not in columns]
+    csv_path, json_path = out / f"{experiment.id}.csv", out / f"{experiment.id}.json"
+    with open(csv_path, "w", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=columns)
+        w.writeheader()
+        for r in rows:
+            w.writerow({k: _fmt(v) for k, v in r.items()})
+    meta = {"experiment": experiment.id, "title": experiment.title, "package": "companion",
+            "version": __version__, "scale": scale,
+            "date": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+            "units": len(runs), "rows": len(rows), "columns": columns,
+            "sizes": experiment.sizes[scale],
+            "parameters": [dict(r.params, seed=r.seed) for r in runs],
+            "unit": f"{experiment.unit.__module__}.{experiment.unit.__name__}"}
+    meta.update(sidecar or {})
+    json_path.write_text(json.dumps(meta, indent=1, default=str) + "\n")
+    npz = write_runs(out, experiment.id, runs, {"experiment": experiment.id,
+                                                "version": __version__, "scale": scale})
+    return [csv_path, json_path, npz]

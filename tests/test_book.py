@@ -155,6 +155,93 @@ def test_no_cell_relies_on_a_trailing_semicolon(stem):
                            f"value anyway); assign it (`_ = ...`) instead")
 
 
+# --- thin, readable chapters -----------------------------------------------------------------
+
+HIDDEN_TAGS = {"remove-cell", "remove-input", "hide-input", "hide-cell"}
+MAX_VISIBLE_CODE_LINES = 60
+MAX_LINE = 80
+
+
+def _visible_code_cells(nb: dict) -> list[dict]:
+    return [c for c in _code_cells(nb)
+            if not HIDDEN_TAGS & set(c.get("metadata", {}).get("tags", []))]
+
+
+def _shown_outputs(cell: dict) -> list[str]:
+    """Text outputs a page shows for this cell (cells tagged remove-output show none)."""
+    if {"remove-output", "remove-cell"} & set(cell.get("metadata", {}).get("tags", [])):
+        return []
+    texts = []
+    for out in cell.get("outputs", []):
+        if "text" in out:
+            texts.append("".join(out["text"]))
+        elif "text/plain" in out.get("data", {}) and not any(
+                k.startswith("image/") for k in out["data"]):
+            texts.append("".join(out["data"]["text/plain"]))
+    return texts
+
+
+@pytest.mark.parametrize("stem", NOTEBOOKS)
+def test_chapter_shows_little_code_and_no_bookkeeping(stem):
+    """A chapter shows at most about 60 lines of code, each a line a reader learns from:
+    no glue calls (bookkeeping goes into the package or into remove-cell cells)."""
+    cells = _visible_code_cells(_read_nb(stem))
+    lines = [ln for c in cells for ln in "".join(c["source"]).splitlines() if ln.strip()]
+    assert len(lines) <= MAX_VISIBLE_CODE_LINES, (
+        f"{stem}.ipynb shows {len(lines)} code lines (at most {MAX_VISIBLE_CODE_LINES})")
+    glue = [ln for ln in lines if "glue(" in ln or "glue_numbers(" in ln]
+    assert not glue, f"{stem}.ipynb shows glue calls: {glue}"
+
+
+@pytest.mark.parametrize("stem", NOTEBOOKS)
+def test_no_code_or_output_line_is_cut_off(stem):
+    """No shown code or output line is wider than the column (about 80 characters)."""
+    nb = _read_nb(stem)
+    wide = [ln for c in _visible_code_cells(nb) for ln in "".join(c["source"]).splitlines()
+            if len(ln) > MAX_LINE]
+    wide += [ln for c in _code_cells(nb) for text in _shown_outputs(c)
+             for ln in text.splitlines() if len(ln) > MAX_LINE]
+    assert not wide, f"{stem}.ipynb: lines wider than {MAX_LINE} characters: {wide[:5]}"
+
+
+@pytest.mark.parametrize("stem", NOTEBOOKS)
+def test_every_figure_has_alt_text(stem):
+    """Every placed figure says in words what it shows (its alt text), not a file path."""
+    nb = _read_nb(stem)
+    text = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
+    blocks = re.findall(r"```\{glue:figure\}[^\n]*\n(.*?)\n\s*\n", text, flags=re.S)
+    missing = [b.splitlines()[0] if b else "?" for b in blocks
+               if not re.search(r"^:alt: .{30,}", b, flags=re.M)]
+    assert not missing, f"{stem}.ipynb: figures without an alt text of a sentence: {missing}"
+
+
+def _png_width(b64: str) -> int:
+    import base64
+    import struct
+    head = base64.b64decode(b64[:64])
+    return struct.unpack(">I", head[16:20])[0]
+
+
+@pytest.mark.parametrize("stem", NOTEBOOKS)
+def test_figures_are_rendered_at_twice_their_displayed_size(stem):
+    """Every stored PNG carries its display width in its metadata and has at least twice as
+    many pixels (sharp on high-density screens; the book shows it at the display width)."""
+    bad = []
+    for cell in _code_cells(_read_nb(stem)):
+        for out in cell.get("outputs", []):
+            data = out.get("data", {})
+            for key, value in data.items():
+                if not key.endswith("image/png"):
+                    continue
+                width = out.get("metadata", {}).get(key.split("/", 1)[-1] if key.startswith(
+                    "application") else key, {}).get("width") or out.get(
+                    "metadata", {}).get("image/png", {}).get("width")
+                pixels = _png_width("".join(value) if isinstance(value, list) else value)
+                if not width or pixels < 2 * int(width) - 2:
+                    bad.append((width, pixels))
+    assert not bad, f"{stem}.ipynb: PNG figures not rendered at 2x (display width, pixels): {bad}"
+
+
 # --- nbval ------------------------------------------------------------------------------------
 
 @pytest.fixture(scope="session")

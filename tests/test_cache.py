@@ -31,8 +31,8 @@ class Counter:
 
 
 def toy(unit, n_points=3, n_seeds=2):
-    return Experiment(id="T", title="toy", unit=unit, sizes={},
-                      units=lambda scale: [({"x": x, "name": f"p{x}"}, s)
+    return Experiment(id="T", title="toy", unit=unit, sizes={"small": {}},
+                      grid=lambda z: [({"x": x, "name": f"p{x}"}, s)
                                            for x in range(n_points) for s in range(n_seeds)])
 
 

@@ -45,7 +45,7 @@ def tiny_sizes(monkeypatch):
     """Every experiment's sizes replaced by tiny ones (the size tables of the experiment
     modules are patched in place; E5 shares E3's table, E4 gets E3's tiny sizes)."""
     for eid, entry in rp.CATALOG.items():
-        tiny = TINY.get(eid, TINY["E3"])
+        tiny = TINY.get(eid, TINY["E3"])       # E4, E5: E3's tiny sizes
         for scale in ("small", "paper"):
             monkeypatch.setitem(entry.experiment.sizes, scale, tiny)
 

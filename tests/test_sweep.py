@@ -33,8 +33,8 @@ class Counter:
 
 
 def toy(unit, n_points=3, n_seeds=2):
-    return Experiment(id="T", title="toy", unit=unit, sizes={},
-                      units=lambda scale: [({"x": x, "name": f"p{x}"}, s)
+    return Experiment(id="T", title="toy", unit=unit, sizes={"small": {}},
+                      grid=lambda z: [({"x": x, "name": f"p{x}"}, s)
                                            for x in range(n_points) for s in range(n_seeds)])
 
 
@@ -92,8 +92,8 @@ def test_corrupted_entry_is_recomputed(tmp_path, damage):
 
 # -- parallel paths: a real chapter compute function at a tiny size -------------------------
 def tiny_e7():
-    return Experiment(id="E7-tiny", title="tiny", unit=rv.projection_unit, sizes={},
-                      units=lambda scale: [(rv._proj(60, b, 0.35, 0.45), s)
+    return Experiment(id="E7-tiny", title="tiny", unit=rv.projection_unit, sizes={"small": {}},
+                      grid=lambda z: [(rv._proj(60, b, 0.35, 0.45), s)
                                            for b in ("reused", "fresh") for s in (0, 1)])
 
 

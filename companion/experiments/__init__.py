@@ -30,9 +30,9 @@ class Experiment:
     """One experiment of SPEC section 4.
 
     ``unit`` is a module-level function called as ``unit(**params, seed=seed)`` (so worker
-    processes can unpickle it); ``units(scale)`` lists the (params, seed) pairs of a scale
-    (``"small"``: the chapter's default sizes, ``"paper"``); ``sizes`` records the sizes and
-    seeds of each scale (written to the JSON sidecar). Experiments that run the same units
+    processes can unpickle it); ``grid(sizes)`` lists the (params, seed) pairs for a dict of
+    sizes and seeds; ``sizes`` holds that dict for each scale (``"small"``: the chapter's
+    default sizes, ``"paper"``; written to the JSON sidecar). Experiments that run the same units
     (E3, E4 and E5; E7, E8 and E9) share a ``cache`` namespace. ``cost`` is the relative cost
     of a unit per N^3 (for the progress bar's time estimate).
     """
@@ -40,7 +40,7 @@ class Experiment:
     id: str
     title: str
     unit: Callable[..., dict]
-    units: Callable[[str], list]
+    grid: Callable[[dict], list]
     sizes: dict
     cache: str | None = None
     cost: float = 1.0
@@ -49,13 +49,18 @@ class Experiment:
     def cache_name(self) -> str:
         return self.cache or self.id
 
+    def units(self, scale: str) -> list:
+        """The (params, seed) pairs of ``scale``."""
+        return self.grid(self.sizes[check_scale(scale)])
+
     def compute(self, params: dict, seed: int) -> dict:
         """One unit's result."""
         return self.unit(**params, seed=seed)
 
-    def run(self, scale: str = "small") -> Runs:
-        """Every unit of ``scale`` computed here, one after the other, without a cache."""
-        return run_units(self.unit, self.units(check_scale(scale)))
+    def run(self, scale: str = "small", **sizes) -> Runs:
+        """Every unit of ``scale`` computed here, one after the other, without a cache;
+        keywords replace entries of the scale's sizes (``run(Ns=[250, 500], seeds=2)``)."""
+        return run_units(self.unit, self.grid({**self.sizes[check_scale(scale)], **sizes}))
 
 
 def run_units(unit: Callable[..., dict], units) -> Runs:

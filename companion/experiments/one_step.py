@@ -426,19 +426,17 @@ _E2_SIZES = {"small": dict(Ns=[125, 250, 500, 1000], seeds=5),
              "paper": dict(Ns=[512, 1024, 2048, 4096], seeds=4)}
 
 
-def _e1_units(scale):
-    z = _E1_SIZES[scale]
+def _e1_grid(z):
     return [(dict(N=z["N"], etas=list(E1_ETAS), target="he1", activation="tanh"), s)
             for s in seed_list(z["seeds"])]
 
 
-def _e2_units(scale):
-    z = _E2_SIZES[scale]
+def _e2_grid(z):
     return [(dict(N=N, alphas=list(E2_ALPHAS), target="he1", activation="tanh"), s)
             for N in z["Ns"] for s in seed_list(z["seeds"])]
 
 
-E1 = Experiment("E1", "one step at eta = Theta(1): s1 and overlaps vs eta", transition_unit,
-                _e1_units, _E1_SIZES, cost=2.0)
-E2 = Experiment("E2", "one step at eta = N^alpha: spike growth and alignment saturation",
-                growth_unit, _e2_units, _E2_SIZES, cost=2.0)
+TRANSITION = Experiment("E1", "one step at eta = Theta(1): s1 and overlaps vs eta",
+                        transition_unit, _e1_grid, _E1_SIZES, cost=2.0)
+GROWTH = Experiment("E2", "one step at eta = N^alpha: spike growth and alignment saturation",
+                    growth_unit, _e2_grid, _E2_SIZES, cost=2.0)

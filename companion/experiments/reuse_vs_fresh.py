@@ -431,27 +431,23 @@ def _proj(N, batch, a1, a2, target="He_3", activation="tanh"):
                 m=4)
 
 
-def _e6_units(scale):
-    z = _E6_SIZES[scale]
+def _e6_grid(z):
     return [(dict(N=z["N"], alpha1=a1, alpha2=a2, batch=b, target="he1", activation="tanh"), s)
             for (a1, a2) in E6_ALPHA_PAIRS for b in ("reused", "fresh")
             for s in seed_list(z["seeds"])]
 
 
-def _e7_units(scale):
-    z = _E7_SIZES[scale]
+def _e7_grid(z):
     return [(_proj(N, b, a1, a2), s) for N in z["Ns"] for (b, a1, a2) in E7_SETTINGS
             for s in seed_list(z["seeds"])]
 
 
-def _e8_units(scale):
-    z = _E8_SIZES[scale]
+def _e8_grid(z):
     return [(_proj(z["N"], b, 0.35, 0.45, target=t), s) for t in E8_TARGETS
             for b in ("reused", "fresh") for s in seed_list(z["seeds"])]
 
 
-def _e9_units(scale):
-    z = _E9_SIZES[scale]
+def _e9_grid(z):
     out = [(_proj(z["N"], "reused", 0.35, 0.45, activation=a), s) for a in E9_ACTIVATIONS
            for s in seed_list(z["seeds"])]
     out += [(_proj(z["N"], "fresh", 0.35, 0.45, activation=a), s) for a in ("tanh", "relu")
@@ -459,11 +455,11 @@ def _e9_units(scale):
     return out
 
 
-E6 = Experiment("E6", "first-direction alignment, reused vs fresh, He_1 target",
-                first_direction_unit, _e6_units, _E6_SIZES)
-E7 = Experiment("E7", "He_3 learned only with reuse: projection on the top-4 subspace",
-                projection_unit, _e7_units, _E7_SIZES, cache="projection_run")
-E8 = Experiment("E8", "other targets: He_2, (He_2+He_3)/sqrt2, bounded odd", projection_unit,
-                _e8_units, _E8_SIZES, cache="projection_run")
-E9 = Experiment("E9", "activation ablation: tanh, tanh(z+0.5), ReLU", projection_unit,
-                _e9_units, _E9_SIZES, cache="projection_run")
+FIRST_DIRECTION = Experiment("E6", "first-direction alignment, reused vs fresh, He_1 target",
+                             first_direction_unit, _e6_grid, _E6_SIZES)
+HEADLINE = Experiment("E7", "He_3 learned only with reuse: projection on the top-4 subspace",
+                      projection_unit, _e7_grid, _E7_SIZES, cache="projection_run")
+OTHER_TARGETS = Experiment("E8", "other targets: He_2, (He_2+He_3)/sqrt2, bounded odd",
+                           projection_unit, _e8_grid, _E8_SIZES, cache="projection_run")
+ACTIVATION_ABLATION = Experiment("E9", "activation ablation: tanh, tanh(z+0.5), ReLU",
+                                 projection_unit, _e9_grid, _E9_SIZES, cache="projection_run")

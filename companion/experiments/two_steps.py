@@ -364,17 +364,18 @@ _E3_SIZES = {"small": dict(Ns=[250, 500, 1000, 2000], seeds=2),
 # the exponent check reaches 8192 with 6 seeds (bootstrap intervals of the slopes)
 _E4_SIZES = {"small": dict(Ns=[250, 500, 1000, 2000], seeds=2),
              "paper": dict(Ns=[512, 1024, 2048, 4096, 8192], seeds=6)}
+_E5_SIZES = {"small": dict(Ns=[250, 500, 1000, 2000], seeds=2),
+             "paper": dict(Ns=[512, 1024, 2048, 4096], seeds=4)}
 _E10_SIZES = {"small": dict(N=2000, seeds=1), "paper": dict(N=4096, seeds=2)}
 # a run and its null run per unit
 _E11_SIZES = {"small": dict(Ns=[256, 512, 1024, 2048], seeds=2),
-              "paper": dict(Ns=[1024, 2048, 4096, 8192], seeds=4)}
+              "paper": dict(Ns=[1024, 2048, 4096, 8192], seeds=4, constants=True)}
 #: E11: what the step constants c1, c2 do (paper scale only)
 E11_CONSTANTS = dict(N=2048, seeds=2, activation="shifted_tanh", point=(0.38, 0.45),
                      pairs=((1.5, 1.0), (2.0, 1.0), (1.0, 2.0)))
 
 
-def _two_step_units(sizes, scale, pairs, batches=("reused",)):
-    z = sizes[scale]
+def _two_step_grid(z, pairs, batches=("reused",)):
     # the one-step reference (an extra gradient and two Lanczos runs) only where E5 uses it,
     # so that E3, E4 and E5 share their runs
     return [(dict(N=N, alpha1=a1, alpha2=a2, batch=b, K=4, activation="tanh", target="he1",
@@ -383,44 +384,43 @@ def _two_step_units(sizes, scale, pairs, batches=("reused",)):
             for s in seed_list(z["seeds"])]
 
 
-def _e3_units(scale):
-    return _two_step_units(_E3_SIZES, scale, E3_POINTS)
+def _e3_grid(z):
+    return _two_step_grid(z, E3_POINTS)
 
 
-def _e4_units(scale):
-    return _two_step_units(_E4_SIZES, scale, E4_PAIRS)
+def _e4_grid(z):
+    return _two_step_grid(z, E4_PAIRS)
 
 
-def _e5_units(scale):
-    return _two_step_units(_E3_SIZES, scale, E5_PAIRS, batches=("reused", "fresh"))
+def _e5_grid(z):
+    return _two_step_grid(z, E5_PAIRS, batches=("reused", "fresh"))
 
 
-def _e10_units(scale):
-    z = _E10_SIZES[scale]
+def _e10_grid(z):
     return [(dict(N=z["N"], alpha1=0.35, alpha2=0.45, batch="reused", activation="tanh",
                   target="he1+he3"), s) for s in seed_list(z["seeds"])]
 
 
-def _e11_units(scale):
-    z = _E11_SIZES[scale]
+def _e11_grid(z):
     out = [(dict(N=N, alpha1=a1, alpha2=a2, activation=act, c1=1.0, c2=1.0), s)
            for (a1, a2) in EMERGENCE_POINTS for act in EMERGENCE_ACTIVATIONS for N in z["Ns"]
            for s in seed_list(z["seeds"])]
     c = E11_CONSTANTS
-    if scale == "paper":
+    if z.get("constants"):
         out += [(dict(N=c["N"], alpha1=c["point"][0], alpha2=c["point"][1],
                       activation=c["activation"], c1=c1, c2=c2), s)
                 for c1, c2 in c["pairs"] for s in seed_list(c["seeds"])]
     return out
 
 
-E3 = Experiment("E3", "phase diagram of Lambda(alpha1, alpha2) with simulated exponents",
-                two_step_unit, _e3_units, _E3_SIZES, cache="two_step_run")
-E4 = Experiment("E4", "exponent check: term sizes vs N", two_step_unit, _e4_units, _E4_SIZES,
-                cache="two_step_run")
-E5 = Experiment("E5", "two steps = one step when alpha1 + alpha2 < 1/2 (reused), not fresh",
-                two_step_unit, _e5_units, _E3_SIZES, cache="two_step_run")
-E10 = Experiment("E10", "spectrum of W2 beside a null run", spectrum_unit, _e10_units,
-                 _E10_SIZES, cost=8.0)
-E11 = Experiment("E11", "the spikes appear one by one as N grows (every order vs tanh)",
-                 spike_emergence_run, _e11_units, _E11_SIZES, cost=2.5)
+PHASE_DIAGRAM = Experiment("E3", "phase diagram of Lambda(alpha1, alpha2) with simulated "
+                           "exponents", two_step_unit, _e3_grid, _E3_SIZES, cache="two_step_run")
+EXPONENT_CHECK = Experiment("E4", "exponent check: term sizes vs N", two_step_unit, _e4_grid,
+                            _E4_SIZES, cache="two_step_run")
+ONE_STEP_COLLAPSE = Experiment("E5", "two steps = one step when alpha1 + alpha2 < 1/2 "
+                               "(reused), not fresh", two_step_unit, _e5_grid, _E5_SIZES,
+                               cache="two_step_run")
+SPECTRUM = Experiment("E10", "spectrum of W2 beside a null run", spectrum_unit, _e10_grid,
+                      _E10_SIZES, cost=8.0)
+SPIKES_ONE_BY_ONE = Experiment("E11", "the spikes appear one by one as N grows (every order "
+                               "vs tanh)", spike_emergence_run, _e11_grid, _E11_SIZES, cost=2.5)

@@ -32,17 +32,17 @@ class Entry:
 
 
 CATALOG: dict[str, Entry] = {
-    "E1": Entry(x1.E1, f1.transition, tidy.rows_along("eta")),
-    "E2": Entry(x1.E2, f1.growth, tidy.rows_along("alpha")),
-    "E3": Entry(x2.E3, f2.phase_diagram),
-    "E4": Entry(x2.E4, f2.exponents),
-    "E5": Entry(x2.E5, f2.one_step_collapse),
-    "E6": Entry(x3.E6, f3.first_direction),
-    "E7": Entry(x3.E7, f3.headline_projection),
-    "E8": Entry(x3.E8, f3.other_targets),
-    "E9": Entry(x3.E9, f3.activation_ablation),
-    "E10": Entry(x2.E10, f2.spectrum_beside_null, tidy.spectrum_rows),
-    "E11": Entry(x2.E11, f2.spike_emergence_counts),
+    "E1": Entry(x1.TRANSITION, f1.transition, tidy.rows_along("eta")),
+    "E2": Entry(x1.GROWTH, f1.growth, tidy.rows_along("alpha")),
+    "E3": Entry(x2.PHASE_DIAGRAM, f2.phase_diagram),
+    "E4": Entry(x2.EXPONENT_CHECK, f2.exponents),
+    "E5": Entry(x2.ONE_STEP_COLLAPSE, f2.one_step_collapse),
+    "E6": Entry(x3.FIRST_DIRECTION, f3.first_direction),
+    "E7": Entry(x3.HEADLINE, f3.headline_projection),
+    "E8": Entry(x3.OTHER_TARGETS, f3.other_targets),
+    "E9": Entry(x3.ACTIVATION_ABLATION, f3.activation_ablation),
+    "E10": Entry(x2.SPECTRUM, f2.spectrum_beside_null, tidy.spectrum_rows),
+    "E11": Entry(x2.SPIKES_ONE_BY_ONE, f2.spike_emergence_counts),
 }
 EXPERIMENT_IDS = list(CATALOG)
 

@@ -44,11 +44,11 @@ ACTIVATION_STYLE: dict[str, dict] = {
 
 #: The spike terms k = 0, 1, 2, 3, 4 (left vector a^{o(k+1)}): dark to light, one marker each.
 TERM_STYLE: tuple[dict, ...] = (
-    {"color": "#0B2545", "marker": "o"},
-    {"color": "#13678A", "marker": "s"},
-    {"color": "#45C4B0", "marker": "D"},
-    {"color": "#9AEBA3", "marker": "^"},
-    {"color": "#DAFDBA", "marker": "v"},
+    {"color": "#0B2545", "marker": "o"},     # navy: the first spike
+    {"color": "#7B2D8E", "marker": "s"},     # purple
+    {"color": "#1B998B", "marker": "D"},     # teal
+    {"color": "#B8860B", "marker": "^"},     # dark gold
+    {"color": "#A23B72", "marker": "v"},     # magenta
 )
 
 #: Figure width in inches: the book's text column (about 700 CSS pixels), so that a figure is

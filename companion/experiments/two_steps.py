@@ -65,6 +65,34 @@ def fit_slopes(Ns: Sequence[int], sizes: np.ndarray) -> np.ndarray:
     return slope.reshape(y.shape[1:])
 
 
+def sizes_by_N(runs, alpha1: float, alpha2: float, key: str, batch: str = "reused"):
+    """(Ns, values [N, seed]) of one result of the two-step runs at one point and batch
+    (every N must have the same number of seeds)."""
+    sel = runs.where(alpha1=alpha1, alpha2=alpha2, batch=batch)
+    Ns = sorted(sel.unique("N"))
+    return np.array(Ns), np.array([sel.where(N=N).values(key) for N in Ns], float)
+
+
+def local_slopes(Ns, values, level: float = 0.95, draws: int = 2000, seed: int = 0) -> dict:
+    """Local growth exponents between consecutive sizes: the slope of the log of the
+    geometric mean over the seeds, and a percentile bootstrap interval (the seeds of each N
+    resampled with replacement, independently per N: the runs at different N are
+    independent draws). ``values`` is [N, seed]. Returns ``N_low``, ``N_high``, ``slope``,
+    ``low``, ``high`` (arrays over the len(Ns) - 1 steps)."""
+    Ns = np.asarray(Ns, float)
+    logs = np.log(np.asarray(values, float))
+    rng = np.random.default_rng(seed)
+    idx = rng.integers(0, logs.shape[1], (draws, logs.shape[0], logs.shape[1]))
+    boot = np.take_along_axis(logs[None], idx, axis=2).mean(axis=2)     # (draws, N)
+    dlogN = np.diff(np.log(Ns))
+    slope = np.diff(logs.mean(axis=1)) / dlogN
+    bslopes = np.diff(boot, axis=1) / dlogN
+    tail = 100 * (1 - level) / 2
+    return {"N_low": Ns[:-1].astype(int), "N_high": Ns[1:].astype(int), "slope": slope,
+            "low": np.percentile(bslopes, tail, axis=0),
+            "high": np.percentile(bslopes, 100 - tail, axis=0)}
+
+
 def bbp_position(theta, phi: float = 1.0):
     """Outlier position of W0 + theta u v^T for N = d (phi = 1): theta + 1/theta if
     theta > 1, else the bulk edge 2 (SPEC 3.1; the general phi is
@@ -102,75 +130,6 @@ def two_step_run(N: int, alpha1: float, alpha2: float, seed: int, K: int = 4,
         out["diff"] = float(top_singular(run.W2 - W_ref, 1)[1][0])
         W_ref -= run.W0
         out["ref"] = float(top_singular(W_ref, 1)[1][0])
-    return out
-
-
-def two_step_sweep(Ns: Iterable[int], seeds, alphas, K: int = 4, batch: str = "reused",
-                   activation="tanh", target="he1", noise: float = 0.0,
-                   reference=True) -> dict:
-    """Term sizes and the distance to the one-step reference against N, for several
-    (alpha1, alpha2) pairs (SPEC 4: E3, E4, E5).
-
-    Returns a dict (P pairs, nN sizes, nS seeds, K orders k = 0..K-1):
-
-    * ``Ns`` (nN,), ``seeds`` (nS,), ``alphas`` (P, 2), ``k`` (K,), ``batch``, ``activation``;
-    * ``sizes`` (P, nN, nS, K): the term sizes of each run (:func:`two_step_run`);
-      ``separate`` (P, nN, nS, K): the strengths of :func:`separate_strengths`;
-      ``leading`` (P, nN, nS, K): :func:`leading_order_sizes` (absent terms give 0);
-    * ``slope`` (P, nS, K): per seed, the least-squares slope of log size against log N over
-      all ``Ns``; ``slope_last`` (P, nS, K): the slope between the two largest N only (the
-      local exponent at the largest size);
-    * ``theory`` (P, K): ``spike_exponent(alpha1, alpha2, k)``;
-    * ``lambda_`` (P,): Lambda(alpha1, alpha2), capped by a polynomial activation's degree;
-    * ``present`` (P, K) bool: k = 0 or k in :func:`present_terms` (k <= Lambda and the term
-      exists); ``exists`` (K,) bool: :func:`term_exists` (nonzero coefficient, whatever
-      the sign of its exponent; an absent term leaves only the noise floor of the
-      projection);
-    * ``diff`` and ``ref`` (P, nN, nS), the operator norms ||W2 - W_ref|| and
-      ||W_ref - W0||, and ``rel_diff`` = diff / ref: computed for every pair with
-      ``reference=True``, for none with ``False``, or only for the (alpha1, alpha2) pairs in
-      a list given as ``reference`` (NaN elsewhere; the reference costs one more gradient
-      and two Lanczos runs per unit).
-    """
-    Ns, seeds, A = _Ns(Ns), seed_list(seeds), _alphas(alphas)
-    K = positive_int(K, "K")
-    batch = choice(batch, "batch", BATCHES)
-    act = get_activation(activation)
-    shape = (len(A), len(Ns), len(seeds))
-    sizes = np.empty(shape + (K,))
-    separate = np.empty(shape + (K,))
-    leading = np.empty(shape + (K,))
-    diff, ref = np.full(shape, np.nan), np.full(shape, np.nan)
-    if isinstance(reference, (bool, np.bool_)):
-        with_ref = [bool(reference)] * len(A)
-    else:
-        wanted = _alphas(reference)
-        with_ref = [bool(np.any(np.all(np.isclose(wanted, pair), axis=1))) for pair in A]
-    for p, (a1, a2) in enumerate(A):
-        for i, N in enumerate(Ns):
-            for j, s in enumerate(seeds):
-                r = two_step_run(N, a1, a2, s, K, batch, act, target, noise, with_ref[p])
-                sizes[p, i, j] = r["terms"]
-                separate[p, i, j] = r["separate"]
-                leading[p, i, j] = r["leading"]
-                if with_ref[p]:
-                    diff[p, i, j], ref[p, i, j] = r["diff"], r["ref"]
-    present = np.zeros((len(A), K), bool)
-    present[:, 0] = True
-    for p, (a1, a2) in enumerate(A):
-        present[p, [k for k in present_terms(a1, a2, act, batch) if k < K]] = True
-    out = {
-        "Ns": np.array(Ns), "seeds": np.array(seeds), "alphas": A, "k": np.arange(K),
-        "batch": batch, "activation": act.name,
-        "sizes": sizes, "separate": separate, "leading": leading,
-        "slope": fit_slopes(Ns, np.moveaxis(sizes, 1, 0)),
-        "slope_last": np.log(sizes[:, -1] / sizes[:, -2]) / np.log(Ns[-1] / Ns[-2]),
-        "theory": np.array([[spike_exponent(a1, a2, k) for k in range(K)] for a1, a2 in A]),
-        "lambda_": np.array([lambda_count(a1, a2, act.degree) for a1, a2 in A]),
-        "present": present,
-        "exists": np.array([term_exists(k, act, batch) for k in range(K)]),
-    }
-    out.update(diff=diff, ref=ref, rel_diff=diff / ref)
     return out
 
 
@@ -347,16 +306,23 @@ def two_step_unit(N: int, alpha1: float, alpha2: float, batch: str, K: int, acti
 
 def spectrum_unit(N: int, alpha1: float, alpha2: float, batch: str, activation: str,
                   target: str, seed: int) -> dict:
-    """E10 unit: :func:`spectrum_with_null`: all singular values of W2 (dense SVD), the top
-    12 of W2 (``s_top``, with ``on_powers``, the weight of each left vector on the first 5
-    powers of a), of its null run (``s_null``) and of W1 (``s_W1``)."""
+    """E10 unit: :func:`spectrum_with_null`: all singular values of W2 (dense SVD, ``s``),
+    the top 12 of W2 (``s_top``, with ``on_powers``, the weight of each left vector on the
+    first 5 powers of a, and ``left``, its overlaps with each), of the null run (``s_null``,
+    ``on_powers_null``, ``left_null``) and of W1 (``s_W1``, ``left_W1``, and for the null run
+    ``s_W1_null``, ``left_W1_null``); ``cos2`` of the top right singular vectors with each
+    target direction; ``terms`` and ``separate`` (term sizes and separate strengths)."""
     r = spectrum_with_null(N, alpha1, alpha2, seed=seed, K=5, top=12, batch=batch,
                            activation=activation, target=target, full=True, full_null=False)
-    left = np.asarray(r["left"], float)
-    return {"s": np.asarray(r["s"], float), "s_null": np.asarray(r["s_top_null"], float),
-            "s_W1": np.asarray(r["s_W1"], float), "s_top": np.asarray(r["s_top"], float),
-            "on_powers": left.sum(axis=1), "edge": float(r["edge"]), "phi": float(r["phi"]),
-            "lambda": int(r["lambda_"])}
+    out = {"s": np.asarray(r["s"], float), "s_null": np.asarray(r["s_top_null"], float),
+           "s_top": np.asarray(r["s_top"], float),
+           "on_powers": np.asarray(r["left"], float).sum(axis=1),
+           "on_powers_null": np.asarray(r["left_null"], float).sum(axis=1),
+           "edge": float(r["edge"]), "phi": float(r["phi"]), "lambda": int(r["lambda_"])}
+    for key in ("s_W1", "s_W1_null", "left", "left_null", "cos2", "cos2_null", "terms",
+                "terms_null", "separate", "separate_null", "left_W1", "left_W1_null"):
+        out[key] = np.asarray(r[key], float)
+    return out
 
 
 _E3_SIZES = {"small": dict(Ns=[250, 500, 1000, 2000], seeds=2),

@@ -1,34 +1,53 @@
-"""Figures of the chapter "Two steps: a spiked spectrum" (SPEC 3.2; E3, E4, E5, E10, E11):
-each takes the runs (the chapter's own, or the stored paper-scale runs) and returns a
-matplotlib Figure."""
+"""Figures of the chapter "Two steps: a spiked spectrum" (SPEC 3.2; the phase diagram, the
+exponent check, two steps against one, the spectrum beside a null run, the spikes one by
+one). Each takes :class:`~companion.runs.Runs` (the chapter's own runs and, where given, the
+stored paper-scale runs drawn over them with hollow markers) and returns a Figure; the
+chapter and ``python -m companion reproduce`` call the same functions."""
 
 from __future__ import annotations
 
 import numpy as np
 
+from ..experiments.two_steps import (E3_POINTS, E4_PAIRS, E5_PAIRS, fresh_relative_difference,
+                                     local_slopes, sizes_by_N)
 from ..runs import Runs
-from ._common import _as_tuples, _group, _new_figure, _spread, _stack
-from ..experiments.two_steps import E3_POINTS, E4_PAIRS, E5_PAIRS
+from ._common import _new_figure
 
 
-def term_table(results, pair, k, batch="reused", key="terms"):
-    """(Ns, values per N over the seeds) of ``<key>_<k>`` (or ``key`` when ``k`` is None)
-    for one (alpha1, alpha2) pair and batch, from E3-E5 runs (fresh or :func:`load_runs`)."""
-    sel = [(p, r) for p, s, r in results if (p["alpha1"], p["alpha2"]) == tuple(pair)
-           and p["batch"] == batch]
-    Ns = sorted({p["N"] for p, _ in sel})
-    name = f"{key}_{k}" if k is not None else key
-    vals = [np.array([float(r[name]) for p, r in sel if p["N"] == N]) for N in Ns]
-    return np.array(Ns), vals
+def _log_axis(ax, Ns) -> None:
+    """Log x axis with a tick per size; of two sizes closer than 15% (the chapter's 500 and
+    the stored 512) only the larger is labelled."""
+    ax.set_xscale("log")
+    Ns = sorted(Ns)
+    keep = [n for i, n in enumerate(Ns) if i + 1 == len(Ns) or Ns[i + 1] / n > 1.15]
+    ax.set_xticks(keep, [f"{n // 1024}k" if n >= 1024 and n % 1024 == 0 else str(n)
+                         for n in keep])
+    ax.minorticks_off()
 
 
-def phase_diagram(runs: Runs):
-    """The E3 figure (moved from reproduce)."""
-    results = _as_tuples(runs)
+def _geo(values):
+    """Geometric mean over the seeds (axis 1) and the range as error-bar offsets."""
+    logs = np.log(values)
+    mean = np.exp(logs.mean(axis=1))
+    return mean, np.stack([mean - values.min(axis=1), values.max(axis=1) - mean])
+
+
+def _all_Ns(*runs_list) -> list[int]:
+    return sorted({n for runs in runs_list if runs is not None for n in runs.unique("N")})
+
+
+# -- the phase diagram ---------------------------------------------------------------------
+def phase_diagram(runs: Runs, stored: Runs | None = None, order: int = 2):
+    """Lambda(alpha1, alpha2) (grey levels, the lines alpha2 = k (1/2 - alpha1)) with the
+    simulated points coloured by the local growth exponent of the term ``order`` between the
+    two largest N (red grows, blue shrinks): dots the chapter's runs, rings the stored
+    paper-scale runs. Points that lie on a phase line are marked."""
     import matplotlib.pyplot as plt
     from matplotlib.colors import ListedColormap
+
     from .. import plotting as cplt
-    from ..theory import lambda_boundary, spike_exponent
+    from ..theory import lambda_boundary, phase_line
+
     fig, ax = _new_figure()
     g1, g2 = np.meshgrid(np.linspace(0, 0.4999, 400), np.linspace(0, 0.4999, 400))
     lam = np.minimum(np.floor(g2 / (0.5 - g1) + 1e-9), 5)
@@ -36,118 +55,288 @@ def phase_diagram(runs: Runs):
     ax.contourf(g1, g2, lam, levels=np.arange(-0.5, 6), cmap=greys, zorder=0)
     a1 = np.linspace(0, 0.5, 200)
     for k in range(1, 6):
-        cplt.theory_line(ax, a1, lambda_boundary(k, a1), linewidth=3 if k == 2 else 1.2,
-                         label=r"$\Lambda = 2$: $2\alpha_1 + \alpha_2 = 1$" if k == 2 else None)
-    xs, ys, local, rows = [], [], [], []
-    for pair in E3_POINTS:
-        Ns, vals = term_table(results, pair, 2)
-        m = np.array([np.exp(np.log(v).mean()) for v in vals])
-        slope = np.log(m[-1] / m[-2]) / np.log(Ns[-1] / Ns[-2])
-        xs.append(pair[0]), ys.append(pair[1]), local.append(slope)
-        rows.append((pair, slope, spike_exponent(*pair, 2)))
-    sc = ax.scatter(xs, ys, c=local, cmap="RdBu_r", vmin=-0.5, vmax=0.5, s=130,
-                    edgecolors=cplt.PALETTE["theory"], linewidths=1.2, zorder=5,
-                    label=r"simulation: local exponent of $T_2$")
-    fig.colorbar(sc, ax=ax, label=r"measured exponent of $T_2$ (two largest $N$)")
+        cplt.theory_line(ax, a1, lambda_boundary(k, a1), linewidth=3 if k == order else 1.2,
+                         label=(rf"$\alpha_2 = {order}(1/2 - \alpha_1)$: the $k = {order}$ "
+                                "term starts to grow") if k == order else None)
+    for text, x, y in [(r"$\Lambda = 0$", 0.08, 0.12), (r"$\Lambda = 1$", 0.13, 0.42),
+                       ("2", 0.285, 0.478), ("3", 0.41, 0.36)]:
+        ax.text(x, y, text, fontsize=11, ha="center", va="center", color="#333333")
+    sc = None
+    for data, size, kind in ((runs, 70, "chapter"), (stored, 260, "stored")):
+        if data is None:
+            continue
+        pts = [p for p in E3_POINTS if len(data.where(alpha1=p[0], alpha2=p[1]))]
+        slopes = [local_slopes(*sizes_by_N(data, *p, f"terms_{order}"))["slope"][-1]
+                  for p in pts]
+        Ns = _all_Ns(data)
+        label = (f"chapter's runs, $N \\leq {Ns[-1]}$" if kind == "chapter"
+                 else f"stored runs, $N \\leq {Ns[-1]}$")
+        style = (dict(edgecolors=cplt.PALETTE["theory"], linewidths=1.0) if kind == "chapter"
+                 else dict(facecolors="none", linewidths=3.5))
+        if kind == "stored":
+            cmap = plt.get_cmap("RdBu_r")
+            style["edgecolors"] = [cmap(np.clip(v + 0.5, 0, 1)) for v in slopes]
+            xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+            # a thin dark outline keeps a ring near zero (white) visible
+            ax.scatter(xs, ys, s=size * 1.55, facecolors="none", edgecolors="#333333",
+                       linewidths=0.8, zorder=3)
+            ax.scatter(xs, ys, s=size, zorder=4, **style)
+            ax.scatter([], [], s=size, facecolors="none", edgecolors="#777777",
+                       linewidths=3.5, label=label)
+        else:
+            sc = ax.scatter([p[0] for p in pts], [p[1] for p in pts], c=slopes, cmap="RdBu_r",
+                            vmin=-0.5, vmax=0.5, s=size, zorder=5, label=label, **style)
+    offsets = {(0.35, 0.45): ((-16, -14), "right"), (0.45, 0.45): ((0, -26), "center")}
+    for p in E3_POINTS:
+        k = phase_line(*p)
+        if k is not None:
+            xy, ha = offsets.get(p, ((-16, -14), "right"))
+            ax.annotate(f"on the $k = {k}$ line", p, textcoords="offset points", xytext=xy,
+                        ha=ha, fontsize=8.5, color="#333333",
+                        bbox=dict(boxstyle="round,pad=0.15", fc="white", ec="none", alpha=0.8))
+    if sc is not None:
+        fig.colorbar(sc, ax=ax, label=rf"local exponent of $T_{order}$ (two largest $N$)")
     ax.set_xlim(0, 0.5)
     ax.set_ylim(0, 0.5)
     ax.set_xlabel(r"first step exponent $\alpha_1$")
     ax.set_ylabel(r"second step exponent $\alpha_2$")
-    ax.legend(loc="lower left", framealpha=0.9, frameon=True, fontsize=9)
+    ax.set_title(r"where the $k = 2$ term grows ($\tanh$, reused, $\mathrm{He}_1$)")
+    fig.legend(loc="outside lower center", ncol=2, fontsize=9)
     return fig
 
 
-def exponents(runs: Runs):
-    """The E4 figure (moved from reproduce)."""
-    results = _as_tuples(runs)
+# -- the exponent check --------------------------------------------------------------------
+def exponents(runs: Runs, stored: Runs | None = None, orders=(0, 1, 2, 3)):
+    """Term sizes T_k against N (log-log), one row per step-size pair: filled markers the
+    chapter's runs (geometric mean, range over the seeds), hollow markers the stored runs;
+    dashed lines the predicted slopes anchored at the largest N. Orders whose term is absent
+    for the activation (tanh: the odd ones) are drawn in grey: they show the noise floor."""
+    from matplotlib.lines import Line2D
+
     from .. import plotting as cplt
-    from ..theory import spike_exponent
-    P = cplt.PALETTE
-    # stacked, one pair per row: side by side, three panels are unreadable at a page's width
-    fig, axes = _new_figure(len(E4_PAIRS), 1, sharex=True, sharey=True,
-                     figsize=(6.4, 2.3 * len(E4_PAIRS) + 0.6))
-    for ax, pair in zip(axes, E4_PAIRS):
-        for k, color, marker in [(0, P["reused"], "o"), (2, P["accent"], "s")]:
-            Ns, vals = term_table(results, pair, k)
-            logs = [np.log(v) for v in vals]
-            mean = np.exp([l.mean() for l in logs])
-            lo, hi = np.exp([l.min() for l in logs]), np.exp([l.max() for l in logs])
-            cplt.sim_points(ax, Ns, mean, np.stack([mean - lo, hi - mean]), color=color,
-                            marker=marker, label=f"$T_{k}$ (simulation)")
-            slope = spike_exponent(*pair, k)
-            cplt.theory_line(ax, Ns, mean[-1] * (Ns / Ns[-1]) ** slope, linestyle="--",
-                             label="predicted slope" if k == 0 else None)
-            ax.text(Ns[0], mean[-1] * (Ns[0] / Ns[-1]) ** slope * 1.25, f"{slope:+.2f}",
-                    fontsize=9, color=P["theory"])
-        ax.set_xscale("log")
+    from ..theory import spike_exponent, term_exists
+
+    act = runs[0].params.get("activation", "tanh")
+    fig, axes = _new_figure(len(E4_PAIRS), 1, sharex=True, sharey=True, squeeze=False)
+    Ns_all = _all_Ns(runs, stored)
+    for ax, pair in zip(axes[:, 0], E4_PAIRS):
+        for k in orders:
+            present = term_exists(k, act)
+            style = cplt.TERM_STYLE[k]
+            color = style["color"] if present else cplt.PALETTE["null"]
+            anchor = None
+            for data, hollow in ((runs, False), (stored, True)):
+                if data is None or not len(data.where(alpha1=pair[0], alpha2=pair[1])):
+                    continue
+                Ns, vals = sizes_by_N(data, *pair, f"terms_{k}")
+                mean, err = _geo(vals)
+                shift = 1.04 if hollow else 0.96
+                cplt.sim_points(ax, Ns * shift, mean, err, color=color, marker=style["marker"],
+                                markerfacecolor="white" if hollow else color,
+                                markeredgecolor=color,
+                                label=(f"$T_{k}$" + ("" if present else " (absent: floor)")
+                                       if not hollow else None))
+                anchor = (Ns[-1], mean[-1])
+            if present and anchor is not None:
+                e = spike_exponent(*pair, k)
+                grid = np.array([Ns_all[0], Ns_all[-1]], float)
+                cplt.theory_line(ax, grid, anchor[1] * (grid / anchor[0]) ** e, color=color,
+                                 linestyle="--", linewidth=1.4)
+                ax.text(Ns_all[0], anchor[1] * (Ns_all[0] / anchor[0]) ** e * 1.25,
+                        f"{e:+.2f}", fontsize=9, color=color)
         ax.set_yscale("log")
-        ax.set_xticks(Ns, [str(n) for n in Ns])
-        ax.minorticks_off()
         ax.set_ylabel(r"term size $T_k$")
-        ax.set_title(rf"$(\alpha_1, \alpha_2) = ({pair[0]:.2f}, {pair[1]:.2f})$", fontsize=10.5)
-    axes[-1].set_xlabel(r"width $N = d = n$")
-    # below the panels: inside, the legend hid the (0.20, 0.45) points at the largest N
-    handles, labels = axes[0].get_legend_handles_labels()
+        ax.set_title(rf"$(\alpha_1, \alpha_2) = ({pair[0]:.2f}, {pair[1]:.2f})$", fontsize=10)
+    _log_axis(axes[-1, 0], Ns_all)
+    axes[-1, 0].set_xlabel(r"width $N = d = n$")
+    handles, labels = axes[0, 0].get_legend_handles_labels()
+    if stored is not None:
+        handles.append(Line2D([], [], marker="o", color="#555555", markerfacecolor="white",
+                              linestyle="none"))
+        labels.append("stored runs (hollow)")
+    handles.append(Line2D([], [], color="#555555", linestyle="--"))
+    labels.append("predicted slope")
     fig.legend(handles, labels, loc="outside lower center", ncol=3, fontsize=9)
     return fig
 
 
-def one_step_collapse(runs: Runs):
-    """The E5 figure (moved from reproduce)."""
-    results = _as_tuples(runs)
+def leading_order(reused: Runs, fresh: Runs, pairs=((0.40, 0.25), (0.35, 0.45))):
+    """Measured term size over its leading order (``leading_k`` of the same run), for the
+    first spike (k = 0, filled) and the k = 2 term (open), reused batch at ``pairs`` and
+    fresh batch at the last pair; 1 would be an exact expansion."""
     from .. import plotting as cplt
-    from ..experiments import two_steps
-    P = cplt.PALETTE
+
     fig, ax = _new_figure()
-    for pair, marker, ls in [(E5_PAIRS[0], "o", "-"), (E5_PAIRS[1], "D", "--")]:
-        for batch in ("reused", "fresh"):
-            Ns, vals = term_table(results, pair, None, batch=batch, key="rel_diff")
-            mean = np.array([v.mean() for v in vals])
-            lo, hi = np.array([v.min() for v in vals]), np.array([v.max() for v in vals])
-            cplt.sim_points(ax, Ns, mean, np.stack([mean - lo, hi - mean]), color=P[batch],
-                            marker=marker, label=f"{batch}, $({pair[0]:.2f}, {pair[1]:.2f})$")
-        grid = np.geomspace(Ns[0], Ns[-1], 60)
-        cplt.theory_line(ax, grid, two_steps.fresh_relative_difference(*pair, grid),
-                         linestyle=ls, label=f"fresh limit, $({pair[0]:.2f}, {pair[1]:.2f})$")
-    ax.set_xscale("log")
+    P = cplt.PALETTE
+    curves = [(reused, "reused", pairs[0], "s"), (reused, "reused", pairs[1], "D"),
+              (fresh, "fresh", pairs[1], "o")]
+    Ns = _all_Ns(reused, fresh)
+    for data, batch, pair, marker in curves:
+        for k in (0, 2):
+            Ns_, meas = sizes_by_N(data, *pair, f"terms_{k}", batch)
+            lead = sizes_by_N(data, *pair, f"leading_{k}", batch)[1]
+            ratio = meas / lead
+            mean = ratio.mean(axis=1)
+            err = np.stack([mean - ratio.min(axis=1), ratio.max(axis=1) - mean])
+            color = P[batch]
+            cplt.sim_points(ax, Ns_, mean, err, color=color, marker=marker,
+                            markerfacecolor=color if k == 0 else "white", markeredgecolor=color,
+                            label=f"{batch}, $({pair[0]:.2f}, {pair[1]:.2f})$, $k = {k}$")
+    cplt.theory_line(ax, Ns, np.ones(len(Ns)), linestyle=":", label="expansion exact")
     ax.set_yscale("log")
-    ax.set_xticks(Ns, [str(n) for n in Ns])
-    ax.minorticks_off()
-    lo, hi = ax.get_ylim()
-    ticks = [t for t in (0.02, 0.05, 0.1, 0.2, 0.5, 1.0) if lo <= t <= hi]
-    ax.set_yticks(ticks, [f"{t:g}" for t in ticks])
+    _log_axis(ax, Ns)
     ax.set_xlabel(r"width $N = d = n$")
-    ax.set_ylabel(r"$\|W_2 - W_{\mathrm{ref}}\| \,/\, \|W_{\mathrm{ref}} - W_0\|$")
-    ax.legend(loc="center left", bbox_to_anchor=(1.0, 0.5), fontsize=9)
+    ax.set_ylabel("measured / leading-order size")
+    ax.set_title(r"how far the expansion is from the simulation ($\tanh$, $\mathrm{He}_1$)")
+    fig.legend(loc="outside lower center", ncol=2, fontsize=9)
     return fig
 
 
-def spectrum_beside_null(runs: Runs):
-    """The E10 figure (moved from reproduce)."""
-    results = _as_tuples(runs)
+# -- two steps against one -----------------------------------------------------------------
+def one_step_collapse(runs: Runs, stored: Runs | None = None):
+    """Top: the relative distance ||W2 - W_ref|| / ||W_ref - W0|| to the one-step reference,
+    reused (blue) and fresh (orange) batch, with the fresh limit as lines. Bottom: the
+    absolute distance, reused batch, with the slope of the k = 2 term. Filled: the chapter's
+    runs; hollow: the stored runs."""
     from .. import plotting as cplt
+    from ..theory import spike_exponent
+
     P = cplt.PALETTE
-    params, seed, r = results[0]
-    fig, ax = _new_figure()
-    s, s_null = np.asarray(r["s"]), np.asarray(r["s_null"])
-    edge = float(r["edge"]) * 1.02      # 2% margin, as companion.count_outliers
-    cplt.spectrum_histogram(ax, s[1:], float(r["phi"]), outliers_edge=edge,
-                            label=f"singular values of $W_2$ (top one, {s[0]:.3g}, not shown)")
-    top, on = np.asarray(r["s_top"])[1:], np.asarray(r["on_powers"])[1:]
-    spikes = top[(on >= 0.3) & (top > edge)]
-    ax.plot(spikes, np.zeros_like(spikes), marker="o", markersize=15, markerfacecolor="none",
-            markeredgecolor=P["theory"], markeredgewidth=1.5, linestyle="none", clip_on=False,
-            label="left vector on the powers of $a$ (spike)")
-    null_top = s_null[1:4]
-    ax.plot(null_top, np.full(len(null_top), 0.05), marker="|", markersize=14,
-            color=P["fresh"], linestyle="none",
-            label=f"null run: its 2nd to 4th values (top one {s_null[0]:.3g})")
-    ax.set_xlim(0, 1.1 * max(s[1], s_null[1], edge))
-    ax.set_xlabel(rf"singular value, $N = {params['N']}$, "
-                  rf"$(\alpha_1, \alpha_2) = ({params['alpha1']}, {params['alpha2']})$, "
-                  rf"seed {seed}")
-    ax.set_ylabel("density")
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2, fontsize=8.5)
+    fig, (ax1, ax2) = _new_figure(2, 1, sharex=True)
+    Ns_all = _all_Ns(runs, stored)
+    grid = np.geomspace(Ns_all[0], Ns_all[-1], 60)
+    markers = {E5_PAIRS[0]: "o", E5_PAIRS[1]: "D"}
+    for pair, marker in markers.items():
+        anchor = None
+        for data, hollow in ((runs, False), (stored, True)):
+            if data is None:
+                continue
+            for batch in ("reused", "fresh"):
+                if not len(data.where(alpha1=pair[0], alpha2=pair[1], batch=batch)):
+                    continue
+                Ns, rel = sizes_by_N(data, *pair, "rel_diff", batch)
+                mean = rel.mean(axis=1)
+                err = np.stack([mean - rel.min(axis=1), rel.max(axis=1) - mean])
+                cplt.sim_points(ax1, Ns * (1.04 if hollow else 0.96), mean, err,
+                                color=P[batch], marker=marker,
+                                markerfacecolor="white" if hollow else P[batch],
+                                markeredgecolor=P[batch],
+                                label=None if hollow else
+                                f"{batch}, $({pair[0]:.2f}, {pair[1]:.2f})$")
+                if batch == "reused":
+                    Ns, d = sizes_by_N(data, *pair, "diff", batch)
+                    mean = d.mean(axis=1)
+                    err = np.stack([mean - d.min(axis=1), d.max(axis=1) - mean])
+                    cplt.sim_points(ax2, Ns * (1.04 if hollow else 0.96), mean, err,
+                                    color=P["reused"], marker=marker,
+                                    markerfacecolor="white" if hollow else P["reused"],
+                                    markeredgecolor=P["reused"])
+                    anchor = (Ns[-1], mean[-1])
+        if anchor is not None:      # the slope of the k = 2 term, at the largest N drawn
+            e = spike_exponent(*pair, 2)
+            cplt.theory_line(ax2, grid, anchor[1] * (grid / anchor[0]) ** e,
+                             linestyle="--" if marker == "o" else ":", linewidth=1.3)
+        cplt.theory_line(ax1, grid, fresh_relative_difference(*pair, grid),
+                         linestyle="-" if marker == "o" else "--",
+                         label=f"fresh limit, $({pair[0]:.2f}, {pair[1]:.2f})$")
+    ax1.set_yscale("log")
+    ax1.set_yticks([0.02, 0.05, 0.1, 0.2, 0.5, 1.0], ["0.02", "0.05", "0.1", "0.2", "0.5", "1"])
+    ax1.set_ylabel("relative distance")
+    ax1.set_title(r"$\|W_2 - W_{\mathrm{ref}}\| \,/\, \|W_{\mathrm{ref}} - W_0\|$",
+                  fontsize=10)
+    ax2.set_yscale("log")
+    ax2.set_ylabel("absolute distance")
+    ax2.set_title(r"$\|W_2 - W_{\mathrm{ref}}\|$, reused batch; lines: slope of the "
+                  r"$k = 2$ term", fontsize=10)
+    _log_axis(ax2, Ns_all)
+    ax2.set_xlabel(r"width $N = d = n$")
+    handles, labels = ax1.get_legend_handles_labels()
+    if stored is not None:
+        from matplotlib.lines import Line2D
+        handles.append(Line2D([], [], marker="o", color="#555555", markerfacecolor="white",
+                              linestyle="none"))
+        labels.append("stored runs (hollow)")
+    fig.legend(handles, labels, loc="outside lower center", ncol=2, fontsize=9)
+    return fig
+
+
+# -- the spectrum beside a null run --------------------------------------------------------
+SPIKE_WEIGHT = 0.25     # the census' bound on a left vector's weight on the powers of a
+
+
+def spectrum_beside_null(runs: Runs):
+    """One run (the first): top, the histogram of the singular values of W2 with the
+    Marchenko-Pastur law (the first spike off the axis), spikes ringed; bottom, its largest
+    singular values after the first, and those of the null run, ringed where the left vector
+    lies on the powers of a."""
+    from .. import plotting as cplt
+
+    P = cplt.PALETTE
+    run = runs[0]
+    r = run.result
+    edge = float(r["edge"])
+    threshold = 1.02 * edge
+    s, top = np.asarray(r["s"]), np.asarray(r["s_top"])
+    fig, (ax1, ax2) = _new_figure(2, 1)
+    cplt.spectrum_histogram(ax1, s[1:], float(r["phi"]), outliers_edge=threshold,
+                            label="singular values of $W_2$")
+    on = np.asarray(r["on_powers"])
+    spikes = top[1:][(on[1:] >= SPIKE_WEIGHT) & (top[1:] > threshold)]
+    if len(spikes):
+        ax1.plot(spikes, np.zeros_like(spikes), marker="o", markersize=15,
+                 markerfacecolor="none", markeredgecolor=P["theory"], markeredgewidth=1.5,
+                 linestyle="none", clip_on=False, zorder=6, label="on the powers of $a$")
+    ax1.set_xlim(0, max(3.3, 1.1 * s[1]))
+    ax1.text(0.98, 0.22, f"first spike\nat {s[0]:.1f} →", transform=ax1.transAxes,
+             ha="right", fontsize=10, color=P["reused"])
+    ax1.set_title(rf"$W_2$ at $N = {run['N']}$, $(\alpha_1, \alpha_2) = "
+                  rf"({run['alpha1']:.2f}, {run['alpha2']:.2f})$", fontsize=10)
+    ax1.legend(loc="upper right", fontsize=8.5, framealpha=0.9, frameon=True)
+    idx = np.arange(2, len(top) + 1)
+    series = [("s_top", "on_powers", "target labels", P["reused"], "o", 0.0)]
+    if "s_null" in r:
+        series.append(("s_null", "on_powers_null", "null labels", P["null"], "s", 0.15))
+    for key, wkey, label, color, marker, shift in series:
+        v = np.asarray(r[key])[1:len(top)]
+        cplt.sim_points(ax2, idx[:len(v)] + shift, v, color=color, marker=marker, label=label)
+        if wkey in r:
+            ring = np.asarray(r[wkey])[1:len(top)] >= SPIKE_WEIGHT
+            ax2.plot((idx[:len(v)] + shift)[ring], v[ring], marker="o", markersize=14,
+                     markerfacecolor="none", markeredgecolor=P["theory"], markeredgewidth=1.3,
+                     linestyle="none", zorder=6,
+                     label="left vector on the powers of $a$" if key == "s_top" else None)
+    cplt.mark_bulk_edge(ax2, edge, axis="y", label=r"bulk edge $1 + \sqrt{\phi}$")
+    ax2.set_xlabel("rank of the singular value (rank 1, the first spike, is off the axis)")
+    ax2.set_ylabel("singular value")
+    ax2.set_title("the largest values after the first spike, with a null run", fontsize=10)
+    ax2.set_xticks(idx[::2])
+    ax2.legend(loc="upper right", fontsize=8.5)
+    return fig
+
+
+def left_vectors(runs: Runs, rows: int = 6):
+    """Squared overlaps of the top left singular vectors of W2 (rows, labelled by their
+    singular values) with the Gram-Schmidt powers q_1..q_5 of a (columns), for the run
+    (top) and its null run (bottom)."""
+    fig, axes = _new_figure(2, 1)
+    r = runs[0].result
+    powers = ["$q_1$ ($a$)", "$q_2$ ($a^{\\circ 2}$)", "$q_3$ ($a^{\\circ 3}$)", "$q_4$",
+              "$q_5$"]
+    im = None
+    for ax, suffix, title in [(axes[0], "", "target labels"), (axes[1], "_null", "null labels")]:
+        L = np.asarray(r["left" + suffix])[:rows]
+        im = ax.imshow(L, cmap="Blues", vmin=0, vmax=1, aspect="auto")
+        for i in range(L.shape[0]):
+            for j in range(L.shape[1]):
+                ax.text(j, i, f"{L[i, j]:.2f}", ha="center", va="center", fontsize=9,
+                        color="white" if L[i, j] > 0.6 else "#222222")
+        ax.set_xticks(range(L.shape[1]), powers, fontsize=9.5)
+        s_key = "s_top" if suffix == "" else "s_null"
+        ax.set_yticks(range(rows), [f"{v:.3g}" for v in np.asarray(r[s_key])[:rows]])
+        ax.set_ylabel("singular value")
+        ax.set_title(title, fontsize=10)
+        ax.grid(False)
+    fig.colorbar(im, ax=axes, label=r"$\langle u_i, q_j \rangle^2$")
     return fig
 
 

@@ -152,8 +152,9 @@ def sim_points(ax, x, mean, spread=None, label: str | None = None, color: str | 
     kwargs.setdefault("elinewidth", 1.2)
     kwargs.setdefault("markeredgecolor", "white")
     kwargs.setdefault("markeredgewidth", 0.8)
+    # offsets of a (lower, upper) spread can be -1e-16 when the mean equals an end of it
     return ax.errorbar(np.asarray(x), np.asarray(mean),
-                       yerr=None if spread is None else np.asarray(spread),
+                       yerr=None if spread is None else np.clip(np.asarray(spread), 0, None),
                        fmt=marker, linestyle="none", color=color, label=label, **kwargs)
 
 

@@ -163,8 +163,21 @@ MAX_LINE = 80
 
 
 def _visible_code_cells(nb: dict) -> list[dict]:
-    return [c for c in _code_cells(nb)
-            if not HIDDEN_TAGS & set(c.get("metadata", {}).get("tags", []))]
+    """Code cells the page shows in the chapter's body: not hidden by a tag, and not part of
+    an exercise's solution (gated between solution-start and solution-end, in a dropdown)."""
+    out, in_solution = [], False
+    for c in nb["cells"]:
+        if c["cell_type"] == "markdown":
+            text = "".join(c["source"])
+            if "{solution-start}" in text:
+                in_solution = "{solution-end}" not in text.split("{solution-start}")[-1]
+            elif "{solution-end}" in text:
+                in_solution = False
+            continue
+        if c["cell_type"] == "code" and not in_solution and not (
+                HIDDEN_TAGS & set(c.get("metadata", {}).get("tags", []))):
+            out.append(c)
+    return out
 
 
 def _shown_outputs(cell: dict) -> list[str]:

@@ -106,7 +106,8 @@ def bbp_position(theta, phi: float = 1.0):
 # -- E3, E4, E5: one sweep over sizes, seeds and step-size exponents ----------------------
 def two_step_run(N: int, alpha1: float, alpha2: float, seed: int, K: int = 4,
                  batch: str = "reused", activation="tanh", target="he1", noise: float = 0.0,
-                 reference: bool = True, null_labels: bool = False) -> dict:
+                 reference: bool = True, null_labels: bool = False,
+                 dtype="float64") -> dict:
     """One unit of work: one two-step run summarized by a few numbers.
 
     * ``terms`` (K,): ||q_j^T (W2 - W0)|| on the Gram-Schmidt powers q_1..q_K of a; entry k
@@ -119,7 +120,8 @@ def two_step_run(N: int, alpha1: float, alpha2: float, seed: int, K: int = 4,
       reference (SPEC 3.2, E5); operator norms by Lanczos.
     """
     run = run_two_steps(N=N, alpha1=alpha1, alpha2=alpha2, batch=batch, activation=activation,
-                        target=target, noise=noise, seed=seed, null_labels=null_labels)
+                        target=target, noise=noise, seed=seed, null_labels=null_labels,
+                        dtype=dtype)
     delta = run.W2 - run.W0
     out = {"terms": term_sizes(delta, run.a, positive_int(K, "K")),
            "separate": separate_strengths(delta, run.a, K),
@@ -220,7 +222,7 @@ EMERGENCE_ACTIVATIONS: tuple[str, ...] = ("tanh", "shifted_tanh", "gelu")
 
 def spike_emergence_run(N: int, alpha1: float, alpha2: float, activation="shifted_tanh",
                         seed: int = 0, c1: float = 1.0, c2: float = 1.0, K: int = 5,
-                        top: int = 12, dtype=np.float64) -> dict:
+                        top: int = 12, dtype="float64") -> dict:
     """One unit of the spike-emergence experiment (E11): a reused-batch run with a He_1
     target and its null run (labels of an independent sample), read term by term.
 
@@ -289,12 +291,13 @@ E5_PAIRS = ((0.20, 0.20), (0.35, 0.45))
 
 
 def two_step_unit(N: int, alpha1: float, alpha2: float, batch: str, K: int, activation: str,
-                  target: str, reference: bool, seed: int) -> dict:
+                  target: str, reference: bool, seed: int, dtype: str = "float64") -> dict:
     """E3/E4/E5 unit: :func:`two_step_run` with its arrays as columns ``terms_k``,
     ``leading_k``, ``separate_k`` (k = 0..K-1), and with ``reference`` also ``diff``,
-    ``ref`` and ``rel_diff`` = diff / ref."""
+    ``ref`` and ``rel_diff`` = diff / ref. ``dtype="float32"`` halves the time and memory
+    (the paper scale's largest N; its agreement with float64 is stored at a smaller N)."""
     r = two_step_run(N, alpha1, alpha2, seed, K=K, batch=batch, activation=activation,
-                     target=target, reference=reference)
+                     target=target, reference=reference, dtype=dtype)
     out = {f"{key}_{k}": float(v) for key, name in
            (("terms", "terms"), ("leading", "leading"), ("separate", "separate"))
            for k, v in enumerate(r[name])}
@@ -328,26 +331,58 @@ def spectrum_unit(N: int, alpha1: float, alpha2: float, batch: str, activation: 
 _E3_SIZES = {"small": dict(Ns=[250, 500, 1000, 2000], seeds=2),
              "paper": dict(Ns=[512, 1024, 2048, 4096], seeds=4)}
 # the exponent check reaches 8192 with 6 seeds (bootstrap intervals of the slopes)
+# The largest paper-scale size runs in float32 (half the time and memory of a run that takes
+# minutes); ``agreement`` repeats a few float64 units of a smaller size in float32, so that
+# the data record how much the precision moves the numbers.
 _E4_SIZES = {"small": dict(Ns=[250, 500, 1000, 2000], seeds=2),
-             "paper": dict(Ns=[512, 1024, 2048, 4096, 8192], seeds=6)}
+             "paper": dict(Ns=[512, 1024, 2048, 4096, 8192], seeds=6, float32_from=8192,
+                           agreement=dict(N=2048, seeds=2, pair=(0.35, 0.45)))}
 _E5_SIZES = {"small": dict(Ns=[250, 500, 1000, 2000], seeds=2),
              "paper": dict(Ns=[512, 1024, 2048, 4096], seeds=4)}
 _E10_SIZES = {"small": dict(N=2000, seeds=1), "paper": dict(N=4096, seeds=2)}
 # a run and its null run per unit
 _E11_SIZES = {"small": dict(Ns=[256, 512, 1024, 2048], seeds=2),
-              "paper": dict(Ns=[1024, 2048, 4096, 8192], seeds=4, constants=True)}
+              "paper": dict(Ns=[1024, 2048, 4096, 8192], seeds=4, constants=True,
+                            float32_from=8192, largest_without=("gelu",),
+                            agreement=dict(N=2048, seeds=2, point=(0.38, 0.45),
+                                           activation="shifted_tanh"))}
 #: E11: what the step constants c1, c2 do (paper scale only)
 E11_CONSTANTS = dict(N=2048, seeds=2, activation="shifted_tanh", point=(0.38, 0.45),
                      pairs=((1.5, 1.0), (2.0, 1.0), (1.0, 2.0)))
 
 
+def two_step_runs(pairs, Ns, seeds=1, batch: str = "reused", activation="tanh",
+                  target="he1", K: int = 4, reference: bool = False):
+    """:class:`~companion.runs.Runs` of :func:`two_step_unit` at every (alpha1, alpha2) in
+    ``pairs``, size in ``Ns`` and seed (a count or a list), for exercises and other points
+    than the experiments' own."""
+    from . import run_units
+    return run_units(two_step_unit, [
+        (dict(N=int(N), alpha1=float(a1), alpha2=float(a2), batch=batch, K=K,
+              activation=activation, target=target, reference=reference), s)
+        for a1, a2 in pairs for N in Ns for s in seed_list(seeds)])
+
+
+def _precision(z, N: int) -> dict:
+    """``{"dtype": "float32"}`` from the size ``z["float32_from"]`` on, else nothing (float64
+    units keep the parameters they always had)."""
+    return {"dtype": "float32"} if N >= z.get("float32_from", float("inf")) else {}
+
+
 def _two_step_grid(z, pairs, batches=("reused",)):
     # the one-step reference (an extra gradient and two Lanczos runs) only where E5 uses it,
     # so that E3, E4 and E5 share their runs
-    return [(dict(N=N, alpha1=a1, alpha2=a2, batch=b, K=4, activation="tanh", target="he1",
-                  reference=(a1, a2) in E5_PAIRS), s)
-            for (a1, a2) in pairs for b in batches for N in z["Ns"]
-            for s in seed_list(z["seeds"])]
+    out = [(dict(N=N, alpha1=a1, alpha2=a2, batch=b, K=4, activation="tanh", target="he1",
+                 reference=(a1, a2) in E5_PAIRS, **_precision(z, N)), s)
+           for (a1, a2) in pairs for b in batches for N in z["Ns"]
+           for s in seed_list(z["seeds"])]
+    if "agreement" in z:
+        g = z["agreement"]
+        a1, a2 = g["pair"]
+        out += [(dict(N=g["N"], alpha1=a1, alpha2=a2, batch="reused", K=4, activation="tanh",
+                      target="he1", reference=(a1, a2) in E5_PAIRS, dtype="float32"), s)
+                for s in seed_list(g["seeds"])]
+    return out
 
 
 def _e3_grid(z):
@@ -368,9 +403,17 @@ def _e10_grid(z):
 
 
 def _e11_grid(z):
-    out = [(dict(N=N, alpha1=a1, alpha2=a2, activation=act, c1=1.0, c2=1.0), s)
+    largest = max(z["Ns"])
+    out = [(dict(N=N, alpha1=a1, alpha2=a2, activation=act, c1=1.0, c2=1.0,
+                 **_precision(z, N)), s)
            for (a1, a2) in EMERGENCE_POINTS for act in EMERGENCE_ACTIVATIONS for N in z["Ns"]
+           if not (N == largest and act in z.get("largest_without", ()))
            for s in seed_list(z["seeds"])]
+    if "agreement" in z:
+        g = z["agreement"]
+        out += [(dict(N=g["N"], alpha1=g["point"][0], alpha2=g["point"][1],
+                      activation=g["activation"], c1=1.0, c2=1.0, dtype="float32"), s)
+                for s in seed_list(g["seeds"])]
     c = E11_CONSTANTS
     if z.get("constants"):
         out += [(dict(N=c["N"], alpha1=c["point"][0], alpha2=c["point"][1],

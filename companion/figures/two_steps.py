@@ -372,6 +372,8 @@ def spike_emergence_strengths(runs: Runs, activations=("shifted_tanh", "gelu"),
             ax = axes[row, col]
             sel = runs.where(alpha1=a1, alpha2=a2, activation=act)
             Ns = sorted(sel.unique("N"))
+            if not Ns:
+                continue
             by_N = [sel.where(N=N) for N in Ns]
             threshold = np.array([r.mean("edge_null") / 2 for r in by_N])
             ax.plot(Ns, threshold, color=cplt.PALETTE["null"], linestyle="--", linewidth=1.5,
@@ -445,12 +447,16 @@ def spike_emergence_counts(runs: Runs, activations=("tanh", "shifted_tanh", "gel
                 ha="right", color=cplt.ACTIVATION_STYLE["tanh"]["color"])
         for act in activations:
             sel = runs.where(alpha1=a1, alpha2=a2, activation=act)
-            by_N = [sel.where(N=N).values("n_outliers") for N in Ns]
+            if not len(sel):
+                continue
+            by_N = [sel.where(N=N).values("n_outliers") for N in Ns if len(sel.where(N=N))]
+            Ns_act = [N for N in Ns if len(sel.where(N=N))]
             mean = np.array([v.mean() for v in by_N])
             err = np.stack([mean - [v.min() for v in by_N], [v.max() for v in by_N] - mean])
             style = cplt.ACTIVATION_STYLE[act]
-            cplt.sim_points(ax, np.array(Ns) * offsets[act], mean, err, color=style["color"],
-                            marker=style["marker"], label=style["label"], markersize=7)
+            cplt.sim_points(ax, np.array(Ns_act) * offsets[act], mean, err,
+                            color=style["color"], marker=style["marker"], label=style["label"],
+                            markersize=7)
         _log_ticks(ax, Ns)
         ax.set_xlim(Ns[0] / 1.35, Ns[-1] * 1.35)
         ax.set_title(rf"$(\alpha_1, \alpha_2) = ({a1:.2f}, {a2:.2f})$, $\Lambda = {lam}$",

@@ -139,11 +139,13 @@ def threshold_eta(target, activation="tanh", N: int = 1000, d: int | None = None
 def transition_theory(etas: Iterable[float], target="he1", activation="tanh", N: int = 1000,
                       d: int | None = None, n: int | None = None) -> dict:
     """Theory curves of E1 on any grid of eta (no simulation): ``s1``, ``cos2``,
-    ``overlap_u1``, ``overlap_a``, ``theta`` (SPEC 3.1, :func:`companion.one_step_prediction`)."""
+    ``overlap_u1``, ``overlap_a``, ``theta`` (SPEC 3.1, :func:`companion.one_step_prediction`).
+    ``target`` and ``activation`` are names or objects (only their moments enter)."""
     etas = np.array([positive_real(e, "eta", allow_zero=True) for e in etas])
     N, d, n = _sizes(N, d, n)
     tgt = target if isinstance(target, Target) else make_target(target, d, np.random.default_rng(0))
-    preds = [one_step_prediction(float(e), tgt, activation, N, d, n) for e in etas]
+    act = get_activation(activation)      # once: a name would be looked up for every eta
+    preds = [one_step_prediction(float(e), tgt, act, N, d, n) for e in etas]
     return {"eta": etas,
             "s1": np.array([p["s1"] for p in preds]),
             "cos2": np.array([float(p["cos2"][0]) for p in preds]),

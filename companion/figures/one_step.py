@@ -265,9 +265,13 @@ def _alpha_columns(alphas) -> dict:
 
 
 def _growth_theory_s1(run, Ns, alpha):
+    """The theory's s1 at eta = N^alpha for each N (N = d = n)."""
+    from ..activations import get_activation
     from ..experiments.one_step import transition_theory
-    return [transition_theory([m ** alpha], run["target"], run["activation"], N=int(m))["s1"][0]
-            for m in Ns]
+    from ..targets import make_target
+    tgt = make_target(run["target"], 8, np.random.default_rng(0))    # its moments only
+    act = get_activation(run["activation"])
+    return [transition_theory([m ** alpha], tgt, act, N=int(m))["s1"][0] for m in Ns]
 
 
 def growth(runs: Runs, stored: Runs | None = None):

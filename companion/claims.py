@@ -42,14 +42,14 @@ CLAIMS: list[Claim] = [
     Claim("One step (the predecessors): the gradient is rank one plus a vanishing remainder; "
           "a BBP transition at eta = Theta(1)", "predecessor", "book/one_step.ipynb",
           "## The transition at $\\eta = \\Theta(1)$",
-          "companion.experiments.one_step.transition_sweep", ("E1",),
-          "tests/test_experiments_one_step.py::test_transition_sweep_shapes_reproducible_and_bbp"),
+          "companion.experiments.one_step.transition_unit", ("E1",),
+          "tests/test_experiments_one_step.py::test_transition_unit_shapes_reproducible_and_bbp"),
     Claim("One step with eta = N^alpha: the spike grows, its alignment saturates at "
           "cos^2(u1, beta*)", "predecessor", "book/one_step.ipynb",
-          "## Large steps: $\\eta = N^\\alpha$", "companion.experiments.one_step.growth_sweep",
+          "## Large steps: $\\eta = N^\\alpha$", "companion.experiments.one_step.growth_unit",
           ("E2",),
           "tests/test_experiments_one_step.py::"
-          "test_growth_sweep_spike_grows_and_alignment_saturates_at_u1"),
+          "test_growth_unit_spike_grows_and_alignment_saturates_at_u1"),
     Claim("Two GD steps on the first layer with eta_t ~ N^alpha_t, alpha_t in [0, 1/2)",
           "paper (abstract)", "book/two_steps.ipynb", "## The statement",
           "companion.experiments.two_steps.two_step_run", ("E3",),

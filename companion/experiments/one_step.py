@@ -1,14 +1,17 @@
 """Experiments of the chapter "One step: a rank-one spike" (book/one_step.ipynb).
 
-SPEC section 3.1 and experiments E1, E2 and E10 (section 4), plus the He_3 check of the
-chapter's last section. One gradient step on the first layer,
+SPEC section 3.1 and experiments E1 and E2 (section 4), plus the chapter's own checks: the
+gradient's rank-one part, the spectrum of W1, rectangular weights, and which target
+directions one step sees. One gradient step on the first layer,
 
     W1 = W0 + eta G(W0; X, y),    G(W0; X, y) = m1 a u1^T + R,    u1 = X^T y / n,
 
 is a rank-one spike on top of the Marchenko-Pastur bulk of W0 (Ba et al. 2022;
-Benaych-Georges & Nadakuditi 2012). Every function here takes the sizes, the seeds and the
-step sizes as arguments (the chapter calls them at N = 1000; a paper-scale run calls them with
-a larger N), returns plain numpy arrays in a dict, and draws no figure.
+Benaych-Georges & Nadakuditi 2012). Every experiment is a *unit function* (one parameter
+point, one seed, a dict of numbers and arrays) and an :class:`~companion.experiments.Experiment`
+that lists its units; ``EXPERIMENT.run(N=..., seeds=...)`` returns
+:class:`~companion.runs.Runs` (the chapter calls them at N = 1000; ``reproduce`` runs E1 and
+E2 at paper scale). Nothing here draws a figure.
 
 Seeding: :func:`draw_one_step` splits ``numpy.random.default_rng(seed)`` exactly as
 :func:`companion.run_two_steps` does, so with the same seed, sizes and target the W0, a and
@@ -19,7 +22,7 @@ first batch are the same as in the two-step chapters, and ``draw.W1(eta)`` equal
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Iterable
 
 import numpy as np
 from threadpoolctl import threadpool_limits
@@ -133,158 +136,22 @@ def threshold_eta(target, activation="tanh", N: int = 1000, d: int | None = None
     return (N / d) ** 0.25 / per_unit_eta
 
 
-def gradient_decomposition(Ns: Sequence[int], seeds=3, target="he1", activation="tanh",
-                           phi: float = 1.0, psi: float = 1.0) -> dict:
-    """||G||_op, ||m1 a u1^T||_op and ||R||_op = ||G - m1 a u1^T||_op versus N (SPEC 3.1).
-
-    The claim checked: G(W0) is rank one up to a remainder R with ||R||_op = O~(N^-1/2),
-    while the spike m1 ||a|| ||u1|| stays of order one. ``d = N / phi``, ``n = psi d``.
-    Arrays are indexed [size, seed].
-    """
-    Ns = [positive_int(N, "N") for N in Ns]
-    seeds = seed_list(seeds)
-    phi, psi = positive_real(phi, "phi"), positive_real(psi, "psi")
-    shape = (len(Ns), len(seeds))
-    g_norm, spike_norm, r_norm = np.empty(shape), np.empty(shape), np.empty(shape)
-    for i, N in enumerate(Ns):
-        d = max(1, round(N / phi))
-        n = max(1, round(psi * d))
-        for j, seed in enumerate(seeds):
-            draw = draw_one_step(N, d, n, target, activation, seed=seed)
-            g_norm[i, j] = _top(draw.G, 1)[1][0]
-            # operator norm of the rank-one part: |m1| ||a|| ||u1||
-            spike_norm[i, j] = (abs(draw.activation.m(1)) * np.linalg.norm(draw.a)
-                                * np.linalg.norm(draw.u1))
-            r_norm[i, j] = _top(draw.G - draw.spike(), 1)[1][0]
-    return {"N": np.array(Ns), "seeds": np.array(seeds), "g_norm": g_norm,
-            "spike_norm": spike_norm, "r_norm": r_norm}
-
-
-def transition_sweep(etas: Iterable[float], N: int = 1000, d: int | None = None,
-                     n: int | None = None, seeds=5, target="he1", activation="tanh",
-                     noise: float = 0.0) -> dict:
-    """E1: one step at eta = Theta(1), the BBP-type transition (SPEC 3.1, 4).
-
-    For each seed the gradient is computed once and W1 = W0 + eta G is formed for every eta.
-    Measured (arrays [seed, eta]): ``s1`` (top singular value), ``cos2_beta`` (cos^2 of the
-    top right singular vector with beta*_1, the first target direction), ``overlap_u1``
-    (cos^2 with u1 / ||u1||) and ``overlap_a`` (top left singular vector with a / ||a||).
-    Theory (arrays [eta], the limits with ||a|| = 1, from
-    :func:`companion.one_step_prediction`): ``theory_s1``, ``theory_cos2``,
-    ``theory_overlap_u1``, ``theory_overlap_a``, ``theta``; ``eta_c`` the threshold and
-    ``edge`` the bulk edge 1 + sqrt(phi). ``a_norm`` and ``u1_norm`` [seed] are each draw's
-    ||a|| and ||u1||, and ``plugin_s1`` [seed, eta] the predicted s1 with these plugged into
-    theta = eta m1 ||a|| ||u1|| instead of their limits: it separates the seed-to-seed
-    spread of theta from the error of the formula.
-    """
-    etas = np.array([positive_real(e, "eta", allow_zero=True) for e in etas])
-    N, d, n = _sizes(N, d, n)
-    seeds = seed_list(seeds)
-    shape = (len(seeds), len(etas))
-    s1, cos2_beta, overlap_u1, overlap_a, plugin_s1 = (np.empty(shape) for _ in range(5))
-    a_norm, u1_norm = np.empty(len(seeds)), np.empty(len(seeds))
-    act = get_activation(activation)
-    tgt = None
-    for i, seed in enumerate(seeds):
-        draw = draw_one_step(N, d, n, target, act, noise, seed)
-        tgt = draw.target
-        u1 = draw.u1
-        a_norm[i], u1_norm[i] = np.linalg.norm(draw.a), np.linalg.norm(u1)
-        for j, eta in enumerate(etas):
-            theta = abs(eta * act.m(1)) * a_norm[i] * u1_norm[i]
-            plugin_s1[i, j] = spiked_rectangular(theta, N, d)["s1"]
-        for j, eta in enumerate(etas):
-            U, s, Vt = _top(draw.W1(eta), 1)
-            s1[i, j] = s[0]
-            cos2_beta[i, j] = cos2_with_directions(Vt, tgt.directions[:1])[0, 0]
-            overlap_u1[i, j] = cos2_with_directions(Vt, u1)[0, 0]
-            overlap_a[i, j] = cos2_with_directions(U.T, draw.a)[0, 0]
-    # theory: the direction-free quantities depend on the target only through its moments
-    preds = [one_step_prediction(float(e), tgt, activation, N, d, n) for e in etas]
-    return {
-        "eta": etas, "N": N, "d": d, "n": n, "seeds": np.array(seeds),
-        "s1": s1, "cos2_beta": cos2_beta, "overlap_u1": overlap_u1, "overlap_a": overlap_a,
-        "a_norm": a_norm, "u1_norm": u1_norm, "plugin_s1": plugin_s1,
-        "theory_s1": np.array([p["s1"] for p in preds]),
-        "theory_cos2": np.array([float(p["cos2"][0]) for p in preds]),
-        "theory_overlap_u1": np.array([p["right_overlap2"] for p in preds]),
-        "theory_overlap_a": np.array([p["left_overlap2"] for p in preds]),
-        "theta": np.array([p["theta"] for p in preds]),
-        "eta_c": threshold_eta(tgt, activation, N, d, n),
-        "edge": 1.0 + np.sqrt(N / d),
-    }
-
-
 def transition_theory(etas: Iterable[float], target="he1", activation="tanh", N: int = 1000,
                       d: int | None = None, n: int | None = None) -> dict:
     """Theory curves of E1 on any grid of eta (no simulation): ``s1``, ``cos2``,
-    ``overlap_u1``, ``overlap_a``, ``theta`` (SPEC 3.1, :func:`companion.one_step_prediction`)."""
+    ``overlap_u1``, ``overlap_a``, ``theta`` (SPEC 3.1, :func:`companion.one_step_prediction`).
+    ``target`` and ``activation`` are names or objects (only their moments enter)."""
     etas = np.array([positive_real(e, "eta", allow_zero=True) for e in etas])
     N, d, n = _sizes(N, d, n)
     tgt = target if isinstance(target, Target) else make_target(target, d, np.random.default_rng(0))
-    preds = [one_step_prediction(float(e), tgt, activation, N, d, n) for e in etas]
+    act = get_activation(activation)      # once: a name would be looked up for every eta
+    preds = [one_step_prediction(float(e), tgt, act, N, d, n) for e in etas]
     return {"eta": etas,
             "s1": np.array([p["s1"] for p in preds]),
             "cos2": np.array([float(p["cos2"][0]) for p in preds]),
             "overlap_u1": np.array([p["right_overlap2"] for p in preds]),
             "overlap_a": np.array([p["left_overlap2"] for p in preds]),
             "theta": np.array([p["theta"] for p in preds])}
-
-
-def growth_sweep(alphas: Iterable[float], Ns: Sequence[int], seeds=3, target="he1",
-                 activation="tanh", c: float = 1.0, psi: float = 1.0, noise: float = 0.0) -> dict:
-    """E2: one step with eta = c N^alpha, alpha >= 0, at N = d and n = psi d (SPEC 3.1, 4).
-
-    Measured (arrays [size, seed, alpha]): ``s1``, ``cos2_beta`` (top right singular vector
-    with beta*_1) and ``overlap_u1`` (with u1 / ||u1||); ``cos2_u1`` [size, seed] is
-    cos^2(u1, beta*_1) itself, the level the alignment saturates at.
-    Theory: ``theory_s1`` and ``theory_cos2`` [size, alpha] from the spiked rectangular
-    formulas with theta = eta m1 sqrt(mu*^2 + E[y^2]/psi); ``saturation`` =
-    mu*^2 / (mu*^2 + E[y^2]/psi), the limit of cos^2(u1, beta*) (:func:`companion.u1_alignment`).
-    """
-    alphas = np.array([float(a) for a in alphas])
-    if np.any(alphas < 0):
-        raise ValueError(f"alphas must be non-negative, got {alphas!r}")
-    Ns = [positive_int(N, "N") for N in Ns]
-    seeds = seed_list(seeds)
-    c, psi = positive_real(c, "c"), positive_real(psi, "psi")
-    shape = (len(Ns), len(seeds), len(alphas))
-    s1, cos2_beta, overlap_u1 = np.empty(shape), np.empty(shape), np.empty(shape)
-    cos2_u1 = np.empty(shape[:2])
-    theory_s1, theory_cos2 = np.empty((len(Ns), len(alphas))), np.empty((len(Ns), len(alphas)))
-    tgt = None
-    for i, N in enumerate(Ns):
-        n = max(1, round(psi * N))
-        for j, seed in enumerate(seeds):
-            draw = draw_one_step(N, N, n, target, activation, noise, seed)
-            tgt = draw.target
-            u1 = draw.u1
-            cos2_u1[i, j] = cos2_with_directions(u1, tgt.directions[:1])[0, 0]
-            for k, alpha in enumerate(alphas):
-                _, s, Vt = _top(draw.W1(c * N ** alpha), 1)
-                s1[i, j, k] = s[0]
-                cos2_beta[i, j, k] = cos2_with_directions(Vt, tgt.directions[:1])[0, 0]
-                overlap_u1[i, j, k] = cos2_with_directions(Vt, u1)[0, 0]
-        for k, alpha in enumerate(alphas):
-            p = one_step_prediction(c * N ** alpha, tgt, activation, N, N, n)
-            theory_s1[i, k], theory_cos2[i, k] = p["s1"], float(p["cos2"][0])
-    return {"alpha": alphas, "N": np.array(Ns), "seeds": np.array(seeds), "c": c, "psi": psi,
-            "s1": s1, "cos2_beta": cos2_beta, "overlap_u1": overlap_u1, "cos2_u1": cos2_u1,
-            "theory_s1": theory_s1, "theory_cos2": theory_cos2,
-            "saturation": float(u1_alignment(tgt.mu_star, tgt.second_moment, psi)[0])}
-
-
-def spectra(N: int = 1000, eta: float = 3.0, d: int | None = None, n: int | None = None,
-            seed: int = 0, target="he1", activation="tanh") -> dict:
-    """E10 for one step: all singular values of W0 and of W1 = W0 + eta G (dense SVD), the
-    bulk edge 1 + sqrt(phi), phi = N/d, and the predicted outlier of W1 (SPEC 3.1, 4)."""
-    N, d, n = _sizes(N, d, n)
-    draw = draw_one_step(N, d, n, target, activation, seed=seed)
-    pred = one_step_prediction(eta, draw.target, activation, N, d, n)
-    return {"N": N, "d": d, "n": n, "phi": N / d, "eta": float(eta), "seed": draw.seed,
-            "s_W0": singular_values(draw.W0), "s_W1": singular_values(draw.W1(eta)),
-            "edge": 1.0 + np.sqrt(N / d), "theory_s1": pred["s1"],
-            "detectable": pred["detectable"]}
 
 
 def noise_level(target: Target, k: int, d: int, n: int) -> float:
@@ -309,134 +176,240 @@ def noise_level(target: Target, k: int, d: int, n: int) -> float:
     return float(ez2y2 / (n * np.sum(np.square(target.mu_star)) + d * target.second_moment))
 
 
-def direction_alignments(targets: Sequence[str], Ns: Sequence[int], alpha: float = 0.25,
-                         c: float = 1.0, seeds=5, top: int = 5, activation="tanh") -> dict:
-    """Which target directions one step sees (SPEC 3.1: "if mu* = 0 nothing is learned").
+# -- the unit functions: one parameter point, one seed ---------------------------------------
 
-    One step with eta = c N^alpha at N = d = n, for each target name and each N. For each
-    target (a key of ``out["targets"]``) the arrays [size, seed, direction] hold ``cos2``
-    (top right singular vector of W1 with each beta*_k), ``proj_top`` (squared norm of the
-    projection of beta*_k on the top-``top`` right singular subspace; chance top/d) and
-    ``cos2_u1`` (u1 with beta*_k); ``s1`` [size, seed] is the top singular value.
-    Theory [size, direction]: ``theory_cos2``, the spiked-rectangular prediction
-    (:func:`companion.one_step_prediction`) for mu*_k != 0 and, for mu*_k = 0, the
-    sampling-noise level of :func:`noise_level` carried by the spike plus the 1/d of the
-    rest of the vector. ``chance`` [size] is 1/d. ``links`` names the directions.
+def decomposition_unit(N: int, target: str, activation: str, seed: int, phi: float = 1.0,
+                       psi: float = 1.0) -> dict:
+    """||G||_op, ||m1 a u1^T||_op and ||R||_op = ||G - m1 a u1^T||_op for one draw (SPEC 3.1).
+
+    The claim checked: G(W0) is rank one up to a remainder R with ||R||_op = O~(N^-1/2),
+    while the spike m1 ||a|| ||u1|| stays of order one. ``d = N / phi``, ``n = psi d``.
     """
-    Ns = [positive_int(N, "N") for N in Ns]
-    seeds = seed_list(seeds)
-    top = positive_int(top, "top")
-    alpha = float(alpha)
-    c = positive_real(c, "c")
-    out = {"N": np.array(Ns), "eta": np.array([c * N ** alpha for N in Ns]), "alpha": alpha,
-           "top": top, "chance": 1.0 / np.array(Ns, float), "seeds": np.array(seeds),
-           "targets": {}}
-    for name in targets:
-        res = None
-        for i, N in enumerate(Ns):
-            eta = c * N ** alpha
-            for j, seed in enumerate(seeds):
-                draw = draw_one_step(N, N, N, name, activation, seed=seed)
-                tgt = draw.target
-                K = len(tgt.links)
-                if res is None:
-                    res = {"cos2": np.empty((len(Ns), len(seeds), K)),
-                           "proj_top": np.empty((len(Ns), len(seeds), K)),
-                           "cos2_u1": np.empty((len(Ns), len(seeds), K)),
-                           "s1": np.empty((len(Ns), len(seeds))),
-                           "theory_cos2": np.empty((len(Ns), K)),
-                           "theory_s1": np.empty(len(Ns)),
-                           "links": [link.name for link in tgt.links],
-                           "mu_star": tgt.mu_star}
-                _, s, Vt = _top(draw.W1(eta), top)
-                res["cos2"][i, j] = cos2_with_directions(Vt[:1], tgt.directions)[0]
-                res["proj_top"][i, j] = subspace_projection(Vt, tgt.directions)
-                res["cos2_u1"][i, j] = cos2_with_directions(draw.u1, tgt.directions)[0]
-                res["s1"][i, j] = s[0]
-            pred = one_step_prediction(eta, tgt, activation, N, N, N)
-            overlap = pred["right_overlap2"]
-            for k in range(K):
-                if abs(tgt.mu_star[k]) > 1e-8:
-                    res["theory_cos2"][i, k] = float(pred["cos2"][k])
-                else:
-                    res["theory_cos2"][i, k] = (overlap * noise_level(tgt, k, N, N)
-                                                + (1.0 - overlap) / N)
-            res["theory_s1"][i] = pred["s1"]
-        out["targets"][name] = res
-    return out
+    N = positive_int(N, "N")
+    phi, psi = positive_real(phi, "phi"), positive_real(psi, "psi")
+    d = max(1, round(N / phi))
+    n = max(1, round(psi * d))
+    draw = draw_one_step(N, d, n, target, activation, seed=seed)
+    # operator norm of the rank-one part: |m1| ||a|| ||u1||
+    spike_norm = abs(draw.activation.m(1)) * np.linalg.norm(draw.a) * np.linalg.norm(draw.u1)
+    return {"g_norm": float(_top(draw.G, 1)[1][0]), "spike_norm": float(spike_norm),
+            "r_norm": float(_top(draw.G - draw.spike(), 1)[1][0])}
 
 
-def u1_alignment_samples(target, N: int = 500, d: int | None = None, n: int | None = None,
-                         seeds=200) -> dict:
-    """cos^2(u1, beta*_k) for many seeds, drawing only the data (no network, no gradient):
-    a cheap check of :func:`noise_level` and :func:`companion.u1_alignment` with enough
-    seeds to average the heavy-tailed noise (SPEC 3.1). The streams are those of
-    :func:`draw_one_step`, so seed s gives the same u1 there. Returns ``cos2`` [seed,
-    direction], ``theory`` [direction] (u1_alignment for mu*_k != 0, noise_level otherwise)
-    and ``links``.
-    """
+def spectrum_unit(N: int, eta: float, target: str, activation: str, seed: int,
+                  d: int | None = None, n: int | None = None) -> dict:
+    """Every singular value of W0 and of W1 = W0 + eta G (dense SVD), the bulk edge
+    1 + sqrt(phi), phi = N/d, and the predicted outlier of W1 (SPEC 3.1)."""
     N, d, n = _sizes(N, d, n)
-    seeds = seed_list(seeds)
-    rows, tgt = [], None
-    for seed in seeds:
-        s_target, _s_net, s_b1, _s_b2, _s_null = np.random.default_rng(seed).spawn(5)
-        tgt = target if isinstance(target, Target) else make_target(target, d, s_target)
-        X, y = tgt.sample(n, s_b1)
-        rows.append(cos2_with_directions(X.T @ y / n, tgt.directions)[0])
-    limit = u1_alignment(tgt.mu_star, tgt.second_moment, n / d)
-    theory = np.array([limit[k] if abs(tgt.mu_star[k]) > 1e-8 else noise_level(tgt, k, d, n)
-                       for k in range(len(tgt.links))])
-    return {"cos2": np.array(rows), "theory": theory, "N": N, "d": d, "n": n,
-            "links": [link.name for link in tgt.links], "seeds": np.array(seeds)}
+    draw = draw_one_step(N, d, n, target, activation, seed=seed)
+    pred = one_step_prediction(eta, draw.target, activation, N, d, n)
+    return {"s_W0": singular_values(draw.W0), "s_W1": singular_values(draw.W1(eta)),
+            "phi": N / d, "edge": 1.0 + np.sqrt(N / d), "theory_s1": float(pred["s1"]),
+            "detectable": float(pred["detectable"])}
 
+
+def transition_unit(N: int, etas, target: str, activation: str, seed: int,
+                    d: int | None = None, n: int | None = None) -> dict:
+    """E1: one step at eta = Theta(1), the BBP-type transition (SPEC 3.1, 4), one seed.
+
+    The gradient is computed once and W1 = W0 + eta G is formed for every eta (``d`` and
+    ``n`` default to N). Measured (arrays over eta): ``s1`` (top singular value),
+    ``cos2_beta`` (cos^2 of the top right singular vector with beta*_1, the first target
+    direction), ``overlap_u1`` (with u1 / ||u1||) and ``overlap_a`` (top left singular
+    vector with a / ||a||). Theory (arrays over eta, the limits with ||a|| = 1, from
+    :func:`companion.one_step_prediction`): ``theory_s1``, ``theory_cos2``,
+    ``theory_overlap_u1``, ``theory_overlap_a``; ``eta_c`` the threshold and ``edge`` the
+    bulk edge 1 + sqrt(phi). ``a_norm`` and ``u1_norm`` are this draw's ||a|| and ||u1||,
+    and ``plugin_s1`` the predicted s1 with these plugged into theta = eta m1 ||a|| ||u1||
+    instead of their limits: it separates the seed-to-seed spread of theta from the error
+    of the formula.
+    """
+    etas = np.array([positive_real(e, "eta", allow_zero=True) for e in etas])
+    N, d, n = _sizes(N, d, n)
+    act = get_activation(activation)
+    draw = draw_one_step(N, d, n, target, act, 0.0, seed)
+    tgt, u1 = draw.target, draw.u1
+    a_norm, u1_norm = float(np.linalg.norm(draw.a)), float(np.linalg.norm(u1))
+    out = {k: np.empty(len(etas)) for k in ("s1", "cos2_beta", "overlap_u1", "overlap_a",
+                                            "plugin_s1")}
+    for j, eta in enumerate(etas):
+        theta = abs(eta * act.m(1)) * a_norm * u1_norm
+        out["plugin_s1"][j] = spiked_rectangular(theta, N, d)["s1"]
+        U, s, Vt = _top(draw.W1(eta), 1)
+        out["s1"][j] = s[0]
+        out["cos2_beta"][j] = cos2_with_directions(Vt, tgt.directions[:1])[0, 0]
+        out["overlap_u1"][j] = cos2_with_directions(Vt, u1)[0, 0]
+        out["overlap_a"][j] = cos2_with_directions(U.T, draw.a)[0, 0]
+    th = transition_theory(etas, tgt, activation, N, d, n)
+    return {"eta": etas, **{k: out[k] for k in ("s1", "cos2_beta", "overlap_u1", "overlap_a",
+                                               "plugin_s1")},
+            "theory_s1": th["s1"], "theory_cos2": th["cos2"],
+            "theory_overlap_u1": th["overlap_u1"], "theory_overlap_a": th["overlap_a"],
+            "eta_c": float(threshold_eta(tgt, activation, N, d, n)),
+            "edge": float(1.0 + np.sqrt(N / d)), "a_norm": a_norm, "u1_norm": u1_norm}
+
+
+def growth_unit(N: int, alphas, target: str, activation: str, seed: int, c: float = 1.0,
+                psi: float = 1.0) -> dict:
+    """E2: one step with eta = c N^alpha, alpha >= 0, at N = d and n = psi d (SPEC 3.1, 4),
+    one seed.
+
+    Measured (arrays over alpha): ``s1``, ``cos2_beta`` (top right singular vector with
+    beta*_1) and ``overlap_u1`` (with u1 / ||u1||); ``cos2_u1`` is cos^2(u1, beta*_1)
+    itself, the level the alignment saturates at. Theory: ``theory_s1`` and ``theory_cos2``
+    (arrays over alpha) from the spiked rectangular formulas with
+    theta = eta m1 sqrt(mu*^2 + E[y^2]/psi); ``saturation`` = mu*^2 / (mu*^2 + E[y^2]/psi),
+    the limit of cos^2(u1, beta*) (:func:`companion.u1_alignment`).
+    """
+    alphas = np.array([float(a) for a in alphas])
+    if np.any(alphas < 0):
+        raise ValueError(f"alphas must be non-negative, got {alphas!r}")
+    N = positive_int(N, "N")
+    c, psi = positive_real(c, "c"), positive_real(psi, "psi")
+    n = max(1, round(psi * N))
+    draw = draw_one_step(N, N, n, target, activation, 0.0, seed)
+    tgt, u1 = draw.target, draw.u1
+    out = {k: np.empty(len(alphas)) for k in ("s1", "cos2_beta", "overlap_u1", "theory_s1",
+                                              "theory_cos2")}
+    for k, alpha in enumerate(alphas):
+        _, s, Vt = _top(draw.W1(c * N ** alpha), 1)
+        out["s1"][k] = s[0]
+        out["cos2_beta"][k] = cos2_with_directions(Vt, tgt.directions[:1])[0, 0]
+        out["overlap_u1"][k] = cos2_with_directions(Vt, u1)[0, 0]
+        p = one_step_prediction(c * N ** alpha, tgt, activation, N, N, n)
+        out["theory_s1"][k], out["theory_cos2"][k] = p["s1"], float(p["cos2"][0])
+    return {"alpha": alphas, **out,
+            "cos2_u1": float(cos2_with_directions(u1, tgt.directions[:1])[0, 0]),
+            "saturation": float(u1_alignment(tgt.mu_star, tgt.second_moment, psi)[0])}
+
+
+def directions_unit(N: int, target: str, alpha: float, c: float, top: int, activation: str,
+                    seed: int) -> dict:
+    """Which target directions one step sees (SPEC 3.1: "if mu* = 0 nothing is learned"):
+    one step with eta = c N^alpha at N = d = n, one seed.
+
+    Arrays over the target's directions k: ``cos2`` (top right singular vector of W1 with
+    beta*_k), ``proj_top`` (squared norm of the projection of beta*_k on the top-``top``
+    right singular subspace; chance top/d), ``cos2_u1`` (u1 with beta*_k), ``mu_star`` and
+    ``theory_cos2``: the spiked-rectangular prediction (:func:`companion.one_step_prediction`)
+    for mu*_k != 0 and, for mu*_k = 0, the sampling-noise level of :func:`noise_level`
+    carried by the spike plus the 1/d of the rest of the vector. Numbers: ``s1``,
+    ``theory_s1``, ``eta`` and ``chance`` = 1/d. :func:`direction_names` names the k.
+    """
+    N, top = positive_int(N, "N"), positive_int(top, "top")
+    eta = positive_real(c, "c") * N ** float(alpha)
+    draw = draw_one_step(N, N, N, target, activation, seed=seed)
+    tgt = draw.target
+    _, s, Vt = _top(draw.W1(eta), top)
+    pred = one_step_prediction(eta, tgt, activation, N, N, N)
+    overlap = pred["right_overlap2"]
+    theory = [float(pred["cos2"][k]) if abs(tgt.mu_star[k]) > 1e-8
+              else overlap * noise_level(tgt, k, N, N) + (1.0 - overlap) / N
+              for k in range(len(tgt.links))]
+    return {"cos2": cos2_with_directions(Vt[:1], tgt.directions)[0],
+            "proj_top": np.asarray(subspace_projection(Vt, tgt.directions), float),
+            "cos2_u1": cos2_with_directions(draw.u1, tgt.directions)[0],
+            "mu_star": np.asarray(tgt.mu_star, float), "theory_cos2": np.array(theory),
+            "s1": float(s[0]), "theory_s1": float(pred["s1"]), "eta": float(eta),
+            "chance": 1.0 / N}
+
+
+def u1_unit(N: int, target: str, seed: int) -> dict:
+    """cos^2(u1, beta*_k) for one draw of the data alone (no network, no gradient): a cheap
+    check of :func:`noise_level` and :func:`companion.u1_alignment`, run over many seeds to
+    average the heavy-tailed noise (SPEC 3.1). The streams are those of
+    :func:`draw_one_step`, so seed s gives the same u1 there. Returns ``cos2`` (array over
+    the directions) and ``d``; the prediction is :func:`u1_theory`."""
+    N = positive_int(N, "N")
+    s_target, _s_net, s_b1, _s_b2, _s_null = np.random.default_rng(seed).spawn(5)
+    tgt = make_target(target, N, s_target)
+    X, y = tgt.sample(N, s_b1)
+    return {"cos2": cos2_with_directions(X.T @ y / N, tgt.directions)[0], "d": N}
+
+
+def u1_theory(target: str, N: int) -> np.ndarray:
+    """The prediction for :func:`u1_unit` at N = d = n, per direction: u1_alignment for
+    mu*_k != 0, :func:`noise_level` otherwise."""
+    tgt = make_target(target, N, np.random.default_rng(0))
+    limit = u1_alignment(tgt.mu_star, tgt.second_moment, 1.0)
+    return np.array([limit[k] if abs(tgt.mu_star[k]) > 1e-8 else noise_level(tgt, k, N, N)
+                     for k in range(len(tgt.links))])
+
+
+def direction_names(target: str) -> list[str]:
+    """The names of the links of a target, one per direction (``"he1+he3"`` -> he1, he3)."""
+    return [link.name for link in make_target(target, 8, np.random.default_rng(0)).links]
 
 
 # -- the experiments of this chapter, as units for the book and for reproduce ---------------
 #: E1's step sizes (eta = Theta(1)) and E2's exponents (eta = N^alpha)
 E1_ETAS = (0.0, 0.5, 1.0, 1.25, 1.5, 1.75, 2.0, 2.5, 3.0, 3.5, 4.0)
 E2_ALPHAS = tuple(round(a, 2) for a in np.arange(0.0, 0.451, 0.05))
-
-
-def transition_unit(N: int, etas, target: str, activation: str, seed: int) -> dict:
-    """E1 unit: :func:`transition_sweep` at one N for one seed, as flat arrays over eta."""
-    r = transition_sweep(etas, N=N, seeds=[seed], target=target, activation=activation)
-    keep = ("eta", "s1", "cos2_beta", "overlap_u1", "overlap_a", "plugin_s1", "theory_s1",
-            "theory_cos2", "theory_overlap_u1", "theory_overlap_a")
-    out = {k: np.asarray(r[k], float).reshape(-1) for k in keep}
-    out.update(eta_c=float(r["eta_c"]), edge=float(r["edge"]), a_norm=float(r["a_norm"][0]),
-               u1_norm=float(r["u1_norm"][0]))
-    return out
-
-
-def growth_unit(N: int, alphas, target: str, activation: str, seed: int) -> dict:
-    """E2 unit: :func:`growth_sweep` at one N for one seed, as flat arrays over alpha."""
-    r = growth_sweep(alphas, [N], seeds=[seed], target=target, activation=activation)
-    out = {"alpha": np.asarray(alphas, float)}
-    for k in ("s1", "cos2_beta", "overlap_u1"):
-        out[k] = np.asarray(r[k], float)[0, 0]
-    out["theory_s1"] = np.asarray(r["theory_s1"], float)[0]
-    out["theory_cos2"] = np.asarray(r["theory_cos2"], float)[0]
-    out["cos2_u1"] = float(np.asarray(r["cos2_u1"])[0, 0])
-    out["saturation"] = float(r["saturation"])
-    return out
-
+#: the targets of the "which directions" check and its step size eta = N^(1/4)
+DIRECTION_TARGETS = ("he1", "he3", "he1+he3")
+DIRECTION_ALPHA = 0.25
 
 _E1_SIZES = {"small": dict(N=1000, seeds=5), "paper": dict(N=4096, seeds=4)}
 _E2_SIZES = {"small": dict(Ns=[125, 250, 500, 1000], seeds=5),
              "paper": dict(Ns=[512, 1024, 2048, 4096], seeds=4)}
+_RANK_ONE_SIZES = {"small": dict(Ns=[125, 250, 500, 1000], seeds=5),
+                   "paper": dict(Ns=[512, 1024, 2048, 4096], seeds=4)}
+_SPECTRUM_SIZES = {"small": dict(N=1000, seeds=1), "paper": dict(N=4096, seeds=1)}
+_DIRECTIONS_SIZES = {"small": dict(Ns=[125, 250, 500, 1000], seeds=5),
+                     "paper": dict(Ns=[512, 1024, 2048, 4096], seeds=4)}
+_U1_SIZES = {"small": dict(N=250, seeds=400), "paper": dict(N=1000, seeds=400)}
+
+
+def _optional(z, *keys) -> dict:
+    """The entries of the sizes dict ``z`` among ``keys`` (parameters that only some runs
+    set, e.g. the rectangular shapes d and n: absent from the stored runs' parameters)."""
+    return {k: z[k] for k in keys if k in z}
 
 
 def _e1_grid(z):
-    return [(dict(N=z["N"], etas=list(E1_ETAS), target="he1", activation="tanh"), s)
-            for s in seed_list(z["seeds"])]
+    base = dict(N=z["N"], etas=list(z.get("etas", E1_ETAS)), target=z.get("target", "he1"),
+                activation=z.get("activation", "tanh"), **_optional(z, "d", "n"))
+    return [(base, s) for s in seed_list(z["seeds"])]
 
 
 def _e2_grid(z):
-    return [(dict(N=N, alphas=list(E2_ALPHAS), target="he1", activation="tanh"), s)
+    return [(dict(N=N, alphas=list(z.get("alphas", E2_ALPHAS)), target=z.get("target", "he1"),
+                  activation=z.get("activation", "tanh"), **_optional(z, "c", "psi")), s)
             for N in z["Ns"] for s in seed_list(z["seeds"])]
+
+
+def _rank_one_grid(z):
+    return [(dict(N=N, target=z.get("target", "he1"), activation=z.get("activation", "tanh")), s)
+            for N in z["Ns"] for s in seed_list(z["seeds"])]
+
+
+def _spectrum_grid(z):
+    return [(dict(N=z["N"], eta=float(z.get("eta", 3.0)), target=z.get("target", "he1"),
+                  activation=z.get("activation", "tanh")), s) for s in seed_list(z["seeds"])]
+
+
+def _directions_grid(z):
+    return [(dict(N=N, target=t, alpha=float(z.get("alpha", DIRECTION_ALPHA)), c=1.0,
+                  top=int(z.get("top", 5)), activation=z.get("activation", "tanh")), s)
+            for t in z.get("targets", DIRECTION_TARGETS) for N in z["Ns"]
+            for s in seed_list(z["seeds"])]
+
+
+def _u1_grid(z):
+    return [(dict(N=z["N"], target=t), s) for t in z.get("targets", ("he3", "he1+he3"))
+            for s in seed_list(z["seeds"])]
 
 
 TRANSITION = Experiment("E1", "one step at eta = Theta(1): s1 and overlaps vs eta",
                         transition_unit, _e1_grid, _E1_SIZES, cost=2.0)
 GROWTH = Experiment("E2", "one step at eta = N^alpha: spike growth and alignment saturation",
                     growth_unit, _e2_grid, _E2_SIZES, cost=2.0)
+# the chapter's own checks (not in the reproduce catalog)
+RANK_ONE = Experiment("one_step.rank_one", "the gradient is rank one plus a small remainder",
+                      decomposition_unit, _rank_one_grid, _RANK_ONE_SIZES, cost=2.0)
+SPECTRUM = Experiment("one_step.spectrum", "the singular values of W0 and W1",
+                      spectrum_unit, _spectrum_grid, _SPECTRUM_SIZES, cost=8.0)
+DIRECTIONS = Experiment("one_step.directions", "which target directions one step sees",
+                        directions_unit, _directions_grid, _DIRECTIONS_SIZES, cost=1.0)
+U1_CHECK = Experiment("one_step.u1", "cos^2(u1, beta*_k) over many draws of the data",
+                      u1_unit, _u1_grid, _U1_SIZES, cost=0.1)

@@ -1,0 +1,190 @@
+"""The introduction's headline figure: the paper's result in two panels, drawn from the
+stored paper-scale runs (:func:`companion.store.load`).
+
+(a) The spikes appear one by one: the number of outliers of W2 against N at a point with
+    Lambda = 3, for an activation with every order (tanh(z + 1/2)) and for tanh (odd), with
+    the companion's limits 1 + Lambda and 1 + floor(Lambda / 2) as lines.
+(b) A He_3 direction is learned only with a reused batch: the squared projection of beta* on
+    the top-4 right singular subspace of W2 against N, for the three settings of the headline
+    experiment, with chance 4/d.
+
+A panel whose stored runs are absent (``COMPANION_PAPER_DATA=off``, or a file not yet
+computed) says so in place of its data, so that the introduction always executes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..runs import Runs
+from ._common import _new_figure
+
+#: the point of panel (a): Lambda = 3, off every phase line (the second point of the
+#: spike-emergence experiment, ``companion.experiments.two_steps.EMERGENCE_POINTS``)
+SPIKE_POINT: tuple[float, float] = (0.38, 0.45)
+#: activations of panel (a): every order first, then the odd control
+SPIKE_ACTIVATIONS: tuple[str, ...] = ("shifted_tanh", "tanh")
+
+#: the settings of panel (b) (``companion.experiments.reuse_vs_fresh.E7_SETTINGS``) and how
+#: each is drawn: reused blue, fresh orange, one marker per setting
+_PROJECTION_STYLE = {
+    ("reused", 0.35, 0.45): dict(marker="o", offset=0.94,
+                                 label=r"reused, $(0.35, 0.45)$, $\Lambda = 3$"),
+    ("reused", 0.20, 0.45): dict(marker="s", offset=1.0,
+                                 label=r"reused, $(0.20, 0.45)$, $\Lambda = 1$"),
+    ("fresh", 0.35, 0.45): dict(marker="D", offset=1.06,
+                                label=r"fresh, $(0.35, 0.45)$, $\Lambda = 3$"),
+}
+
+
+def _range(groups: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """Mean over seeds and the (lower, upper) offsets of the range, per group."""
+    mean = np.array([v.mean() for v in groups])
+    return mean, np.stack([mean - [v.min() for v in groups], [v.max() for v in groups] - mean])
+
+
+def _log_N_axis(ax, Ns) -> None:
+    ax.set_xscale("log")
+    ax.set_xticks(Ns, [str(int(n)) for n in Ns])
+    ax.minorticks_off()
+    ax.set_xlim(Ns[0] / 1.4, Ns[-1] * 1.4)
+    ax.set_xlabel(r"width $N = d = n$")
+
+
+def _missing(ax, title: str) -> None:
+    """Say in the panel that its stored runs are absent."""
+    ax.set_title(title)
+    ax.axis("off")
+    ax.text(0.5, 0.5, "needs the stored\npaper-scale runs\n(switched off or\nnot yet computed:\n"
+            "COMPANION_PAPER_DATA)", transform=ax.transAxes, ha="center", va="center",
+            fontsize=10, color="#555555")
+
+
+def spike_runs(spikes: Runs, point=SPIKE_POINT) -> Runs:
+    """The runs of panel (a): the point, default step constants c1 = c2 = 1."""
+    sel = spikes.where(alpha1=point[0], alpha2=point[1])
+    if len(sel) and "c1" in sel[0].params:
+        sel = sel.where(c1=1.0, c2=1.0)
+    return sel
+
+
+def spike_panel(ax, spikes: Runs, activations=SPIKE_ACTIVATIONS, point=SPIKE_POINT) -> list:
+    """Panel (a) on ``ax``; returns the legend handles."""
+    from .. import plotting as cplt
+    from ..theory import lambda_count, n_spikes
+
+    runs = spike_runs(spikes, point)
+    lam = lambda_count(*point)
+    every, odd = 1 + lam, n_spikes(*point, "tanh")
+    Ns = sorted(runs.unique("N"))
+    offsets = dict(zip(activations, np.linspace(0.95, 1.05, len(activations))))
+    handles = [
+        ax.axhline(every, color=cplt.PALETTE["theory"], linestyle="--", linewidth=1.4,
+                   label=rf"limit, every order: $1 + \Lambda = {every}$"),
+        ax.axhline(odd, color=cplt.ACTIVATION_STYLE["tanh"]["color"], linestyle=":",
+                   linewidth=1.8,
+                   label=rf"limit, $\tanh$: $1 + \lfloor \Lambda/2 \rfloor = {odd}$"),
+    ]
+    for act in activations:
+        sel = runs.where(activation=act)
+        if not len(sel):
+            continue
+        mean, err = _range([sel.where(N=N).values("n_outliers") for N in Ns])
+        style = cplt.ACTIVATION_STYLE[act]
+        handles.append(cplt.sim_points(ax, np.array(Ns) * offsets[act], mean, err,
+                                       color=style["color"], marker=style["marker"],
+                                       label=style["label"], markersize=7))
+    _log_N_axis(ax, Ns)
+    ax.set_ylim(0.5, every + 0.6)
+    ax.set_yticks(range(1, every + 1))
+    ax.set_ylabel("outliers of $W_2$")
+    ax.set_title(rf"(a) spikes, $(\alpha_1, \alpha_2) = ({point[0]:.2f}, {point[1]:.2f})$")
+    return handles
+
+
+def projection_panel(ax, projection: Runs) -> list:
+    """Panel (b) on ``ax``; returns the legend handles."""
+    from .. import plotting as cplt
+
+    runs = projection.where(target="He_3", activation="tanh")
+    Ns = sorted(runs.unique("N"))
+    handles = []
+    for (batch, a1, a2), st in _PROJECTION_STYLE.items():
+        sel = runs.where(batch=batch, alpha1=a1, alpha2=a2)
+        if not len(sel):
+            continue
+        present = [N for N in Ns if len(sel.where(N=N))]
+        mean, err = _range([sel.where(N=N).values("projection") for N in present])
+        handles.append(cplt.sim_points(ax, np.array(present) * st["offset"], mean, err,
+                                       color=cplt.PALETTE[batch], marker=st["marker"],
+                                       label=st["label"], markersize=7))
+    grid = np.geomspace(Ns[0] / 1.4, Ns[-1] * 1.4, 50)
+    handles.append(cplt.theory_line(ax, grid, 4 / grid, color=cplt.PALETTE["null"],
+                                    linestyle="--", label="chance $4/d$"))
+    ax.set_yscale("log")
+    _log_N_axis(ax, Ns)
+    ax.set_ylabel(r"$\|P_4 \beta^*\|^2$")
+    ax.set_title(r"(b) $\mathrm{He}_3$ target, $\tanh$")
+    return handles
+
+
+def headline(spikes: Runs | None = None, projection: Runs | None = None):
+    """The book's headline figure, two panels side by side ((a) spikes of W2 against N,
+    (b) the He_3 projection against N), each with its legend below it. ``spikes`` are the
+    stored spike-emergence runs (``store.load("E11")``), ``projection`` the stored headline
+    runs (``store.load("E7")``); either may be ``None`` (its panel then says so)."""
+    from ..plotting import COLUMN_WIDTH
+
+    # legends below the panels: taller than one row of panels (short when there is no data)
+    empty = all(r is None or not len(r) for r in (spikes, projection))
+    fig, (ax_a, ax_b) = _new_figure(1, 2, figsize=(COLUMN_WIDTH, 2.2 if empty else 4.7))
+    for ax, runs, draw, what in ((ax_a, spikes, spike_panel, "(a) spikes of $W_2$"),
+                                 (ax_b, projection, projection_panel,
+                                  r"(b) $\mathrm{He}_3$ target, $\tanh$")):
+        if runs is None or not len(runs):
+            _missing(ax, what)
+            continue
+        handles = draw(ax, runs)
+        ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.22), ncol=1,
+                  fontsize=9, handlelength=1.8)
+    return fig
+
+
+def headline_numbers(spikes: Runs | None = None, projection: Runs | None = None) -> dict:
+    """The numbers the introduction quotes from the headline figure, formatted for the prose
+    (:func:`companion.book.fmt`; ``"n/a"`` where the stored runs are absent):
+
+    * ``spikes_Ns``, ``spikes_seeds``: sizes and seeds per size of panel (a);
+      ``spikes_first``, ``spikes_last``: mean number of outliers with tanh(z + 1/2) at the
+      smallest and the largest N; ``spikes_tanh``: the same with tanh at the largest N;
+    * ``he3_Ns``, ``he3_seeds``: sizes and seeds of panel (b); ``he3_reused_first`` and
+      ``he3_reused``: the mean projection, reused at (0.35, 0.45), at the smallest and the
+      largest N; ``he3_control``: reused at (0.20, 0.45), ``he3_fresh``: fresh at
+      (0.35, 0.45), ``he3_chance``: 4/d, all at the largest N.
+    """
+    from ..book import fmt
+
+    out = dict.fromkeys(("spikes_Ns", "spikes_seeds", "spikes_first", "spikes_last",
+                         "spikes_tanh", "he3_Ns", "he3_seeds", "he3_reused_first",
+                         "he3_reused", "he3_control", "he3_fresh", "he3_chance"), "n/a")
+    if spikes is not None and len(spikes):
+        runs = spike_runs(spikes)
+        Ns = sorted(runs.unique("N"))
+        shifted, tanh = runs.where(activation="shifted_tanh"), runs.where(activation="tanh")
+        out.update(spikes_Ns=fmt(Ns), spikes_seeds=fmt(len(shifted.where(N=Ns[-1]))),
+                   spikes_first=fmt(shifted.where(N=Ns[0]).mean("n_outliers")),
+                   spikes_last=fmt(shifted.where(N=Ns[-1]).mean("n_outliers")),
+                   spikes_tanh=fmt(tanh.where(N=Ns[-1]).mean("n_outliers")))
+    if projection is not None and len(projection):
+        runs = projection.where(target="He_3", activation="tanh")
+        Ns = sorted(runs.unique("N"))
+        last = runs.where(N=Ns[-1])
+        reused = runs.where(batch="reused", alpha1=0.35, alpha2=0.45)
+        out.update(he3_Ns=fmt(Ns), he3_seeds=fmt(len(reused.where(N=Ns[-1]))),
+                   he3_reused_first=fmt(reused.where(N=Ns[0]).mean("projection")),
+                   he3_reused=fmt(reused.where(N=Ns[-1]).mean("projection")),
+                   he3_control=fmt(last.where(batch="reused", alpha1=0.20)
+                                   .mean("projection")),
+                   he3_fresh=fmt(last.where(batch="fresh", alpha1=0.35).mean("projection")),
+                   he3_chance=fmt(last.mean("chance")))
+    return out

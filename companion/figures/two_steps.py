@@ -352,14 +352,14 @@ def _log_ticks(ax, Ns) -> None:
     ax.minorticks_off()
 
 
-def spike_emergence_strengths(runs: Runs, activations=("shifted_tanh", "gelu"),
-                              orders=(1, 2, 3)):
+def spike_emergence_strengths(runs: Runs, activations=("shifted_tanh", "gelu")):
     """Separate strength of each term k against N (log-log), one row per point and one
-    column per activation: markers the mean over seeds with a 95% bootstrap interval, lines
-    the theory's exponent alpha2 - k (1/2 - alpha1) anchored at the largest N and continued
-    to the N where the term is predicted to reach the threshold, grey the threshold (half the
-    null run's bulk edge: 1 for the W0 bulk at N = d; higher where the update widens the bulk,
-    as with GELU)."""
+    column per activation: markers the mean over seeds with a 95% bootstrap interval, dotted
+    lines the theory's exponent alpha2 - k (1/2 - alpha1) anchored at the largest N and
+    continued to the N where the term is predicted to reach the threshold (listed in the
+    panel), grey dashed the threshold (half the null run's bulk edge: 1 for the W0 bulk at
+    N = d; higher where the update widens the bulk, as with GELU). Shown: the terms
+    k = 1..Lambda and, at Lambda = 1, also k = 2 (predicted to shrink)."""
     from .. import plotting as cplt
     from ..experiments.two_steps import EMERGENCE_POINTS, crossing_size
     from ..theory import lambda_count, spike_exponent
@@ -368,6 +368,8 @@ def spike_emergence_strengths(runs: Runs, activations=("shifted_tanh", "gelu"),
     fig, axes = _new_figure(len(EMERGENCE_POINTS), len(activations), sharex=True, sharey=True,
                             squeeze=False)
     for row, (a1, a2) in enumerate(EMERGENCE_POINTS):
+        lam = lambda_count(a1, a2)
+        orders = [k for k in (1, 2, 3) if k <= max(lam, 2)]
         for col, act in enumerate(activations):
             ax = axes[row, col]
             sel = runs.where(alpha1=a1, alpha2=a2, activation=act)
@@ -379,6 +381,7 @@ def spike_emergence_strengths(runs: Runs, activations=("shifted_tanh", "gelu"),
             ax.plot(Ns, threshold, color=cplt.PALETTE["null"], linestyle="--", linewidth=1.5,
                     label="threshold (bulk edge / 2)")
             top = Ns[-1] * 16
+            notes = []
             for k in orders:
                 style = cplt.TERM_STYLE[k]
                 mean = np.array([r.mean(f"strength_k{k}") for r in by_N])
@@ -392,32 +395,34 @@ def spike_emergence_strengths(runs: Runs, activations=("shifted_tanh", "gelu"),
                 grid = np.geomspace(Ns[0], end, 50)
                 cplt.theory_line(ax, grid, mean[-1] * (grid / Ns[-1]) ** e,
                                  color=style["color"], linestyle=":", linewidth=1.6)
-                if k > lambda_count(a1, a2):
-                    continue
-                if mean[-1] < threshold[-1]:
-                    where = f"{n_cross:.0e}".replace("e+0", "e").replace("e+", "e") \
-                        if np.isfinite(n_cross) else "never"
-                    ax.annotate(f"$k={k}$: $N \\approx$ {where}" if np.isfinite(n_cross)
-                                else f"$k={k}$: never", (grid[-1], mean[-1] * (grid[-1] / Ns[-1]) ** e),
-                                textcoords="offset points", xytext=(-4, -12), ha="right",
-                                fontsize=8.5, color=style["color"])
+                if k <= lam and mean[-1] < threshold[-1]:
+                    where = (f"{n_cross:.0e}".replace("e+0", "e").replace("e+", "e")
+                             if np.isfinite(n_cross) else "never")
+                    notes.append(f"$k = {k}$ crosses at $N \\approx$ {where}")
+            if notes:
+                ax.text(0.97, 0.04, "\n".join(notes), transform=ax.transAxes, ha="right",
+                        va="bottom", fontsize=8.5, color="#333333",
+                        bbox=dict(boxstyle="round,pad=0.25", fc="white", ec="#cccccc"))
             ax.set_xscale("log")
             ax.set_yscale("log")
             ax.set_xlim(Ns[0] / 1.3, top * 1.2)
-            ticks = [n for n in (1024, 4096, 16384, 65536) if Ns[0] <= n <= top]
-            ax.set_xticks(ticks, [f"{n // 1024}k" for n in ticks])
+            ticks = [n for n in (256, 1024, 4096, 16384, 65536) if Ns[0] <= n <= top]
+            ax.set_xticks(ticks, [f"{n // 1024}k" if n >= 1024 else str(n) for n in ticks])
             ax.minorticks_off()
             ax.set_yticks([0.3, 0.5, 1, 2, 5], ["0.3", "0.5", "1", "2", "5"])
             ax.set_title(f"{cplt.ACTIVATION_STYLE[act]['label']}, "
-                         rf"$({a1:.2f}, {a2:.2f})$, $\Lambda = {lambda_count(a1, a2)}$",
-                         fontsize=10)
+                         rf"$({a1:.2f}, {a2:.2f})$, $\Lambda = {lam}$", fontsize=10)
             if col == 0:
                 ax.set_ylabel("separate strength")
             if row == len(EMERGENCE_POINTS) - 1:
                 ax.set_xlabel(r"width $N = d = n$")
-    ax0 = axes[0, 0]
-    ax0.set_ylim(0.25, 6)
-    handles, labels = ax0.get_legend_handles_labels()
+    axes[0, 0].set_ylim(0.25, 7)
+    handles, labels = [], []
+    for ax in axes.ravel():
+        for h, lab in zip(*ax.get_legend_handles_labels()):
+            if lab not in labels:
+                handles.append(h)
+                labels.append(lab)
     fig.legend(handles, labels, loc="outside lower center", ncol=4, fontsize=9)
     return fig
 
@@ -443,8 +448,8 @@ def spike_emergence_counts(runs: Runs, activations=("tanh", "shifted_tanh", "gel
                 va="bottom", color=cplt.PALETTE["theory"])
         ax.axhline(odd, color=cplt.ACTIVATION_STYLE["tanh"]["color"], linestyle=":",
                    linewidth=1.6)
-        ax.text(Ns[-1] * 1.2, odd - 0.08, rf"$\tanh$: {odd}", fontsize=9, va="top",
-                ha="right", color=cplt.ACTIVATION_STYLE["tanh"]["color"])
+        ax.text(Ns[0] / 1.25, odd - 0.08, rf"$\tanh$: $1 + \lfloor \Lambda/2 \rfloor = {odd}$",
+                fontsize=9, va="top", color=cplt.ACTIVATION_STYLE["tanh"]["color"])
         for act in activations:
             sel = runs.where(alpha1=a1, alpha2=a2, activation=act)
             if not len(sel):

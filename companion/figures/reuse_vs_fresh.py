@@ -433,18 +433,15 @@ def table_ablation(runs: Runs) -> str:
 def table_targets(labels=TARGET_LABELS, point=HEADLINE_POINT) -> str:
     """mu*, the information exponent, E[z g^2], E[z g^3], sup |g| and the prediction for
     each target at ``point`` (tanh), reused and fresh."""
-    from ..targets import make_link, make_target
-    from ..theory import is_learnable
-    lm = link_moments({t: target_spec(t) for t in labels}, powers=(1, 2, 3))
+    from ..targets import make_link
+    specs = {t: target_spec(t) for t in labels}
+    lm = link_moments(specs, powers=(1, 2, 3))
+    learn = learnability_table(specs, [("reused", *point), ("fresh", *point)])["learnable"]
     z = np.linspace(-12, 12, 4001)
-    rows = []
-    for i, name in enumerate(labels):
-        tgt = make_target(target_spec(name), 16, np.random.default_rng(0))
-        pred = ["yes" if is_learnable(tgt, 0, b, *point, "tanh") else "no"
-                for b in ("reused", "fresh")]
-        sup = float(np.max(np.abs(make_link(target_spec(name))(z))))
-        rows.append([name, fmt_fixed(lm["E_z_g1"][i], 3), str(lm["information_exponent"][i]),
-                     fmt_fixed(lm["E_z_g2"][i], 3), fmt_fixed(lm["E_z_g3"][i], 3),
-                     fmt(sup), *pred])
+    rows = [[name, fmt_fixed(lm["E_z_g1"][i], 3), str(lm["information_exponent"][i]),
+             fmt_fixed(lm["E_z_g2"][i], 3), fmt_fixed(lm["E_z_g3"][i], 3),
+             fmt(np.max(np.abs(make_link(specs[name])(z)))),
+             *[_prediction_text(v) for v in learn[2 * i:2 * i + 2]]]
+            for i, name in enumerate(labels)]
     return _text_table(["link", "mu*", "inf.exp.", "E[z g^2]", "E[z g^3]", "sup|g|", "reused?",
                         "fresh?"], rows)

@@ -75,20 +75,21 @@ CLAIMS: list[Claim] = [
           "test_two_steps_act_as_one_only_with_a_reused_batch"),
     Claim("Fresh batches learn only information-exponent-one directions (first direction: "
           "reused vs fresh alignment)", "paper (abstract)", "book/reuse_vs_fresh.ipynb",
-          "## E6: the first learned direction",
-          "companion.experiments.reuse_vs_fresh.first_direction_runs", ("E6", "E8"),
+          "## The first learned direction",
+          "companion.experiments.reuse_vs_fresh.first_direction_unit", ("E6", "E8"),
           "tests/test_experiments_reuse_vs_fresh.py::"
-          "test_first_direction_runs_shapes_reproducible_and_science"),
+          "test_first_direction_unit_reproducible_and_science"),
     Claim("Reused batches learn directions of higher information exponent for suitable "
           "alphas (other targets, activations)", "paper (abstract)",
-          "book/reuse_vs_fresh.ipynb", "## E8: other targets",
-          "companion.experiments.reuse_vs_fresh.projection_runs", ("E8", "E9"),
+          "book/reuse_vs_fresh.ipynb", "## Other targets",
+          "companion.experiments.reuse_vs_fresh.projection_unit", ("E8", "E9"),
           "tests/test_experiments_reuse_vs_fresh.py::"
           "test_reuse_learns_bounded_odd_target_fresh_does_not"),
-    Claim("The He_3 example: learned with reuse iff Lambda >= 2, never with a fresh batch",
+    Claim("The He_3 example: learned with reuse if Lambda >= 2 (the companion derives the "
+          "converse), not with a fresh batch",
           "paper (summary)", "book/reuse_vs_fresh.ipynb",
-          "## E7: a $\\mathrm{He}_3$ direction, learned only with reuse",
-          "companion.experiments.reuse_vs_fresh.projection_runs", ("E7",),
+          "## A $\\mathrm{He}_3$ direction, learned only with reuse",
+          "companion.experiments.reuse_vs_fresh.projection_unit", ("E7",),
           "tests/test_learning.py::test_he3_learned_only_with_reuse"),
     Claim("The He_3 headline needs seeds: its spread at finite N", "companion measurement",
           "book/finite_size.ipynb", "## One seed is not a result",

@@ -1,16 +1,18 @@
 """Tests of companion.experiments.reuse_vs_fresh (chapter "Reused versus fresh batches";
-SPEC 3.3, E6 to E9). Small sizes (N = 150 to 500); the slowest test takes a few seconds.
+SPEC 3.3, E6 to E9). Small sizes (N = 60 to 500); the slowest test takes a few seconds.
 
-At these sizes the He_3 headline (E7) is not visible (reused and fresh overlap below
-N ~ 1000, see the chapter), so the science checks use what is robust at small N: the
-first-direction alignment (E6) and the bounded odd target (E8), whose reuse signal is
-the strongest of the book's targets."""
+At these sizes the He_3 headline is not visible (reused and fresh overlap below N ~ 1000,
+see the chapter), so the science checks use what is robust at small N: the first-direction
+alignment and the bounded odd target, whose reuse signal is the strongest of the book's
+targets."""
 
 import numpy as np
 import pytest
 
 import companion as cp
 from companion.experiments import reuse_vs_fresh as rv
+from companion.experiments import Experiment, run_units
+from companion.runs import Run, Runs
 
 
 # -- the mechanism's numbers ------------------------------------------------------------------
@@ -43,6 +45,15 @@ def test_bounded_odd_link_rejects_unknown_kind():
         rv.bounded_odd_link("smooth")
 
 
+def test_target_spec_knows_the_labels():
+    assert rv.target_spec("He_3") == "he3"
+    assert rv.target_spec("bounded gentle").name == "bounded-gentle"
+    assert set(rv.TARGET_LABELS) <= {"He_1", "He_3", "He_2", "(He_2+He_3)/sqrt2",
+                                     "bounded odd", "bounded gentle"}
+    with pytest.raises(ValueError, match="He_3"):
+        rv.target_spec("He_4")
+
+
 def test_activation_moments_tanh_and_relu():
     m = rv.activation_moments(["tanh", "relu"], pairs=((1, 1), (2, 2)))
     assert m["m1"][0] == pytest.approx(0.6057, abs=1e-4)
@@ -52,7 +63,7 @@ def test_activation_moments_tanh_and_relu():
 
 
 def test_learnability_table_matches_the_statement():
-    t = rv.learnability_table({"he3": "he3", "he2": "he2", "he1": "he1"}, rv.E7_SETTINGS,
+    t = rv.learnability_table({"he3": "he3", "he2": "he2", "he1": "he1"}, rv.HEADLINE_SETTINGS,
                               activations=["tanh", "relu"])
     def row(target, act):
         return t["learnable"][(t["target"] == target) & (t["activation"] == act)].tolist()
@@ -65,95 +76,139 @@ def test_learnability_table_matches_the_statement():
     assert t["lambda"][:3].tolist() == [3, 1, 3]
 
 
-# -- summarize --------------------------------------------------------------------------------
-def test_summarize_groups_in_order_of_appearance():
-    runs = {"N": np.array([10, 10, 20, 20, 10]), "batch": np.array(["r", "r", "r", "f", "f"]),
-            "projection": np.array([1.0, 3.0, 5.0, 7.0, 9.0])}
-    s = rv.summarize(runs, ("N", "batch"))
-    assert s["N"].tolist() == [10, 20, 20, 10]
-    assert s["batch"].tolist() == ["r", "r", "f", "f"]
-    np.testing.assert_allclose(s["mean"], [2.0, 5.0, 7.0, 9.0])
-    np.testing.assert_allclose(s["std"], [1.0, 0.0, 0.0, 0.0])
-    assert s["min"][0] == 1.0 and s["max"][0] == 3.0
-    assert s["count"].tolist() == [2, 1, 1, 1]
+def test_headline_point_lies_on_the_k3_line_and_inside_the_k2_region():
+    a1, a2 = rv.HEADLINE_POINT
+    assert cp.phase_line(a1, a2) == 3
+    assert cp.spike_exponent(a1, a2, 2) == pytest.approx(0.15)
+    assert rv.HEADLINE_SETTINGS[0] == ("reused", a1, a2)
 
 
-# -- E6 ---------------------------------------------------------------------------------------
-def test_first_direction_runs_shapes_reproducible_and_science():
-    kw = dict(N=200, alpha_pairs=[(0.2, 0.2)], seeds=(0, 1, 2))
-    a = rv.first_direction_runs(**kw)
-    b = rv.first_direction_runs(**kw)
-    assert a["cos2"].shape == (6,)
-    assert a["batch"].tolist() == ["reused"] * 3 + ["fresh"] * 3
-    np.testing.assert_array_equal(a["cos2"], b["cos2"])
+# -- the first learned direction --------------------------------------------------------------
+def _first(N, seeds, pair=(0.2, 0.2), **kw):
+    units = [(dict(N=N, alpha1=pair[0], alpha2=pair[1], batch=b, target="he1",
+                   activation="tanh", **kw), s) for b in ("reused", "fresh") for s in seeds]
+    return run_units(rv.first_direction_unit, units)
+
+
+def test_first_direction_unit_reproducible_and_science():
+    a, b = _first(200, (0, 1, 2)), _first(200, (0, 1, 2))
+    np.testing.assert_array_equal(a.values("cos2"), b.values("cos2"))
+    reused, fresh = a.where(batch="reused"), a.where(batch="fresh")
     # limits of SPEC 3.3 (He_1, psi = 1): reused 1/2; fresh at equal steps 2/3
-    np.testing.assert_allclose(a["limit"][:3], 0.5)
-    np.testing.assert_allclose(a["limit"][3:], 2 / 3)
+    np.testing.assert_allclose(reused.values("limit"), 0.5)
+    np.testing.assert_allclose(fresh.values("limit"), 2 / 3)
     # the fresh batch aligns the first direction better (by ~0.15; seed noise ~0.03)
-    assert a["cos2"][3:].mean() > a["cos2"][:3].mean() + 0.08
+    assert fresh.mean("cos2") > reused.mean("cos2") + 0.08
     # Lambda = 0: each run matches its own finite-size prediction cos2(ubar) (1 - 1/theta^2)
-    assert np.max(np.abs(a["cos2"] - a["finite_size_prediction"])) < 0.05
-    assert np.all((0 < a["spike_factor"]) & (a["spike_factor"] < 1))
-    assert np.all(a["limit_finite_n"] < a["limit"])
+    assert np.max(np.abs(a.values("cos2") - a.values("finite_size_prediction"))) < 0.05
+    assert np.all((0 < a.values("spike_factor")) & (a.values("spike_factor") < 1))
+    assert np.all(a.values("limit_finite_n") < a.values("limit"))
+    assert set(a[0].result) == {"cos2", "limit", "limit_finite_n", "ubar_cos2", "v_ubar_cos2",
+                                "theta", "spike_factor", "finite_size_prediction", "s1",
+                                "lambda"}   # the stored runs' keys
 
 
-def test_first_direction_runs_psi_two():
-    r = rv.first_direction_runs(150, alpha_pairs=[(0.2, 0.2)], seeds=(0,), batches=("reused",),
-                                n=300)
-    assert r["limit"][0] == pytest.approx(2 / 3)  # mu^2 / (mu^2 + E y^2 / psi), psi = 2
+def test_first_direction_unit_psi_two():
+    r = rv.first_direction_unit(150, 0.2, 0.2, "reused", "he1", "tanh", seed=0, psi=2)
+    assert r["limit"] == pytest.approx(2 / 3)  # mu^2 / (mu^2 + E y^2 / psi), psi = 2
 
 
-# -- E7 to E9 ---------------------------------------------------------------------------------
-def test_projection_runs_shapes_labels_and_reproducible():
-    kw = dict(Ns=(150,), seeds=(0, 1), settings=rv.E7_SETTINGS, targets="he3", m=4)
-    a = rv.projection_runs(**kw)
-    b = rv.projection_runs(**kw)
-    assert a["projection"].shape == (6,)
-    assert a["s"].shape == (6, 4)
-    np.testing.assert_array_equal(a["projection"], b["projection"])
-    assert np.all((a["projection"] >= 0) & (a["projection"] <= 1))
-    np.testing.assert_allclose(a["chance"], 4 / 150)
-    assert a["learnable"].tolist() == [True, True, False, False, False, False]
-    assert a["lambda"].tolist() == [3, 3, 1, 1, 3, 3]
-    assert np.all(np.diff(a["s"], axis=1) <= 0)  # singular values sorted
-    np.testing.assert_allclose(a["cos2"].sum(axis=1), a["projection"], rtol=1e-8)
+def test_first_direction_experiment_runs_every_pair_and_batch():
+    runs = rv.FIRST_DIRECTION.run(N=60, seeds=1)
+    assert len(runs) == 2 * len(rv.FIRST_DIRECTION_PAIRS)
+    assert runs.unique("batch") == ["reused", "fresh"]
+    assert runs.where(alpha1=0.35, alpha2=0.45)[0]["lambda"] == 3
 
 
-def test_projection_runs_dict_labels_and_aspect_ratios():
-    r = rv.projection_runs((120,), seeds=(0,), settings=[("reused", 0.35, 0.45)],
-                           targets={"mix": rv.he2_plus_he3},
-                           activations={"shift": "shifted_tanh"}, phi=2.0, psi=0.5)
-    assert r["target"].tolist() == ["mix"] and r["activation"].tolist() == ["shift"]
-    np.testing.assert_allclose(r["chance"], 4 / 60)  # d = N / phi
+# -- the projection runs ----------------------------------------------------------------------
+def test_projection_unit_keys_shapes_and_predictions():
+    runs = rv.HEADLINE.run(Ns=[150], seeds=2)
+    again = rv.HEADLINE.run(Ns=[150], seeds=2)
+    np.testing.assert_array_equal(runs.values("projection"), again.values("projection"))
+    assert len(runs) == 6
+    proj = runs.values("projection")
+    assert np.all((proj >= 0) & (proj <= 1))
+    np.testing.assert_allclose(runs.values("chance"), 4 / 150)
+    assert runs.values("learnable").tolist() == [1.0, 1.0, 0.0, 0.0, 0.0, 0.0]
+    assert runs.values("lambda").tolist() == [3, 3, 1, 1, 3, 3]
+    s = np.stack([runs.values(f"s_{i}") for i in range(4)], axis=1)
+    assert np.all(np.diff(s, axis=1) <= 0)  # singular values sorted
+    cos2 = np.stack([runs.values(f"cos2_{i}") for i in range(4)], axis=1)
+    np.testing.assert_allclose(cos2.sum(axis=1), proj, rtol=1e-8)
+    left = runs.values("left")
+    assert left.shape == (6, 4, 5)
+    assert np.all(left.sum(axis=2) <= 1 + 1e-9)
+    assert np.all(left[:, 0, 0] > 0.5)   # the first left vector is a (on q_1)
+
+
+def test_projection_unit_relu_reused_has_no_prediction():
+    r = rv.projection_unit(60, "reused", 0.35, 0.45, "He_3", "relu", 4, seed=0)
+    assert np.isnan(r["learnable"])
+    assert rv.projection_unit(60, "fresh", 0.35, 0.45, "He_3", "relu", 4, seed=0)[
+        "learnable"] == 0.0
 
 
 def test_reuse_learns_bounded_odd_target_fresh_does_not():
-    """E8 at small size: the bounded odd target (mu* = 0, exponent 3) is picked up with a
+    """At small size: the bounded odd target (mu* = 0, exponent 3) is picked up with a
     reused batch at Lambda = 3 and much less with a fresh one (measured at N = 500, seeds
     0-2: means 0.13 against 0.05; chance 0.008)."""
-    r = rv.projection_runs((500,), seeds=(0, 1, 2),
-                           settings=[("reused", 0.35, 0.45), ("fresh", 0.35, 0.45)],
-                           targets={"bounded": rv.bounded_odd_link("sharp")})
-    reused = r["projection"][r["batch"] == "reused"].mean()
-    fresh = r["projection"][r["batch"] == "fresh"].mean()
+    units = [(rv._proj(500, b, 0.35, 0.45, target="bounded odd"), s)
+             for b in ("reused", "fresh") for s in (0, 1, 2)]
+    runs = run_units(rv.projection_unit, units)
+    reused = runs.where(batch="reused").mean("projection")
+    fresh = runs.where(batch="fresh").mean("projection")
     assert reused > 2 * fresh
-    assert reused > 10 * r["chance"][0]
+    assert reused > 10 * runs[0]["chance"]
 
 
-def test_bad_seeds_rejected():
-    with pytest.raises(ValueError, match="seeds"):
-        rv.projection_runs((100,), seeds=(-1,))
+def test_run_missing_takes_the_runs_it_has():
+    headline = rv.HEADLINE.run(Ns=[60], seeds=1)
+    calls = []
+
+    def counting(**kw):
+        calls.append(kw)
+        return rv.projection_unit(**kw)
+
+    exp = Experiment("tiny", "tiny", counting, rv.OTHER_TARGETS.grid, rv.OTHER_TARGETS.sizes)
+    others = rv.run_missing(exp, headline, N=60, seeds=1)
+    assert others.unique("target") == list(rv.TARGET_LABELS)
+    assert len(others) == 2 * len(rv.TARGET_LABELS)
+    assert len(calls) == 2 * (len(rv.TARGET_LABELS) - 1)       # He_3 taken, not computed
+    he3 = others.where(target="He_3", batch="reused")[0]
+    assert he3 is headline.where(alpha1=0.35, batch="reused")[0]
+    direct = rv.OTHER_TARGETS.run(N=60, seeds=1)
+    np.testing.assert_array_equal(others.values("projection"), direct.values("projection"))
 
 
-# -- stored paper-scale runs ------------------------------------------------------------------
-def test_paper_scale_runs_reads_a_tidy_csv(tmp_path):
-    (tmp_path / "E7.csv").write_text(
-        "N,batch,alpha1,target,seed,projection,learnable\n"
-        "1024,reused,0.35,He_3,0,0.1,True\n"
-        "1024,fresh,0.35,He_3,1,0.02,False\n")
-    r = rv.paper_scale_runs("E7", root=tmp_path)
-    assert r["N"].dtype.kind == "i" and r["seed"].tolist() == [0, 1]
-    assert r["batch"].tolist() == ["reused", "fresh"]
-    np.testing.assert_allclose(r["projection"], [0.1, 0.02])
-    assert r["learnable"].tolist() == [True, False]
-    assert rv.paper_scale_runs("E9", root=tmp_path) is None  # missing file: None, no error
+def test_ablation_grid_has_a_fresh_control_for_tanh_and_relu():
+    units = rv.ACTIVATION_ABLATION.units("small")
+    fresh = {p["activation"] for p, _ in units if p["batch"] == "fresh"}
+    assert fresh == {"tanh", "relu"}
+    assert {p["activation"] for p, _ in units} == set(rv.ABLATION_ACTIVATIONS)
+
+
+# -- which vector carries beta* ---------------------------------------------------------------
+def _fake(cos2, left=None):
+    result = {f"cos2_{i}": c for i, c in enumerate(cos2)}
+    result["projection"] = float(sum(cos2))
+    if left is not None:
+        result["left"] = np.asarray(left, float)
+    return Run({"N": 10}, 0, result)
+
+
+def test_beta_carrier_finds_the_vector_and_its_left_weights():
+    left = np.zeros((4, 5))
+    left[0, 0] = 0.98
+    left[1, [0, 2, 4]] = [0.01, 0.3, 0.1]
+    runs = Runs([_fake([0.05, 0.12, 0.0, 0.0], left), _fake([0.08, 0.06, 0.0, 0.0], left)])
+    c = rv.beta_carrier(runs)
+    assert c["index"] == 1 and c["largest_in"] == 1 and c["runs"] == 2
+    np.testing.assert_allclose(c["share"], [0.065, 0.09, 0, 0])
+    assert c["q3"] == pytest.approx(0.3)
+    assert c["q3_of_powers"] == pytest.approx(0.3 / 0.41)
+    np.testing.assert_allclose(c["left_first"][:, 0], 0.98)
+
+
+def test_beta_carrier_without_left_vectors():
+    c = rv.beta_carrier(Runs([_fake([0.01, 0.2, 0.0, 0.0])]))
+    assert c["index"] == 1 and "q3" not in c and "left" not in c

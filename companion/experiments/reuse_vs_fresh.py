@@ -2,31 +2,34 @@
 
 The paper states (abstract): with a fresh batch the second step learns only directions of
 information exponent one; with the batch reused it can learn directions of higher exponent
-for suitable step-size exponents (for He_3: Lambda(alpha1, alpha2) >= 2, summary). The
-companion derives the mechanism (SPEC 3.2, 3.3): with reuse the second step's pre-activation
-change contains the self term y_i sigma'(w_j^T x_i) eta1 a_j / psi, so the spikes of W2 carry
-powers of y, and beta* enters through kappa_{k,r} E[z y^(r+1)].
+"provided that alpha1, alpha2 are chosen properly" (the summary: for example He_3, if
+Lambda(alpha1, alpha2) >= 2). The companion derives the mechanism (SPEC 3.2, 3.3): with
+reuse the second step's pre-activation change contains the self term
+y_i sigma'(w_j^T x_i) eta1 a_j / psi, so the spikes of W2 carry powers of y, and beta*
+enters through kappa_{k,r} E[z y^(r+1)].
 
-Functions here run the simulations and return tidy results: dicts of equal-length numpy
-arrays, one entry per run (``runs``), or per group of runs (:func:`summarize`). Nothing
-here draws. Every run is seeded; the sizes, seeds, step-size exponents, targets and
-activations are arguments, so the book's defaults and a paper-scale run call the same code.
+What is here (nothing draws; the figures are in :mod:`companion.figures.reuse_vs_fresh`):
 
-* :func:`first_direction_runs` -- E6, cos^2(top right singular vector of W2, beta*) for an
-  information-exponent-one target, with its finite-size decomposition.
-* :func:`projection_runs` -- E7, E8, E9, the squared norm of the projection of beta* on the
-  top-m right singular subspace of W2 (chance m / d), over sizes, seeds, settings, targets
-  and activations.
-* :func:`link_moments`, :func:`activation_moments`, :func:`learnability_table` -- the
-  numbers of the mechanism (SPEC 3.3), for tables.
-* :func:`he2_plus_he3`, :func:`bounded_odd_link` -- the E8 target links.
-* :func:`paper_scale_runs` -- the committed paper-scale runs (``data/paper/E*.csv``).
+* the unit functions :func:`first_direction_unit` (E6: the first learned direction, with
+  its finite-size decomposition) and :func:`projection_unit` (E7 to E9: the projection of
+  beta* on the top-m right singular subspace of W2, where in that subspace it sits, and the
+  left vectors on the powers of a), and the experiments that run them:
+  :data:`FIRST_DIRECTION`, :data:`HEADLINE`, :data:`OTHER_TARGETS`,
+  :data:`ACTIVATION_ABLATION` (``.run(...)`` gives :class:`companion.runs.Runs`);
+* :func:`run_missing`, to run an experiment while taking units another one already
+  computed (the chapter's other-target and ablation runs share the headline's);
+* :func:`beta_carrier`: which of the top-m right singular vectors carries beta*, and where
+  its left vector lies on the Gram-Schmidt powers of a;
+* :func:`link_moments`, :func:`activation_moments`, :func:`learnability_table`: the numbers
+  of the mechanism (SPEC 3.3), for tables;
+* :func:`he2_plus_he3`, :func:`bounded_odd_link`: the other targets' links.
 """
 
 from __future__ import annotations
 
 import itertools
-from typing import Callable, Iterable, Sequence
+import json
+from typing import Callable, Sequence
 
 import numpy as np
 
@@ -34,27 +37,37 @@ from ..activations import Activation, get_activation
 from ..alignment import cos2_with_directions, subspace_projection
 from ..gaussian import gaussian_expectation, normalized_hermite
 from ..network import run_two_steps
+from ..runs import Runs
 from ..spectra import top_singular
 from ..spikes import power_weights
 from ..targets import Link, Target, make_link, make_target
 from ..theory import (first_direction_alignment, is_learnable, lambda_count,
                       spiked_rectangular)
 from ..validation import seed_list
-from . import Experiment
+from . import Experiment, run_units
 
-#: (alpha1, alpha2) pairs of E6: one pair in the one-step phase (Lambda = 0) and three with
-#: added spikes (SPEC 3.3 quotes (0.2, 0.2) and (0.4, 0.25)).
-E6_ALPHA_PAIRS: tuple[tuple[float, float], ...] = ((0.2, 0.2), (0.1, 0.3), (0.4, 0.25),
-                                                    (0.35, 0.45))
+#: (alpha1, alpha2) pairs of the first-direction experiment: two in the one-step phase
+#: (Lambda = 0) and two with added spikes (SPEC 3.3 quotes (0.2, 0.2) and (0.4, 0.25)).
+FIRST_DIRECTION_PAIRS: tuple[tuple[float, float], ...] = ((0.2, 0.2), (0.1, 0.3),
+                                                           (0.4, 0.25), (0.35, 0.45))
 
-#: (batch, alpha1, alpha2) settings of the headline experiment E7 (SPEC 4): reused with
+#: The headline point. It lies on the phase line alpha2 = 3 (1/2 - alpha1)
+#: (:func:`companion.phase_line` gives 3); He_3 needs only the k = 2 term, exponent +0.15.
+HEADLINE_POINT: tuple[float, float] = (0.35, 0.45)
+
+#: (batch, alpha1, alpha2) settings of the headline experiment (SPEC 4): reused with
 #: Lambda = 3 (He_3 learnable), reused with Lambda = 1 (not), fresh with Lambda = 3 (not).
-E7_SETTINGS: tuple[tuple[str, float, float], ...] = (("reused", 0.35, 0.45),
-                                                     ("reused", 0.20, 0.45),
-                                                     ("fresh", 0.35, 0.45))
+HEADLINE_SETTINGS: tuple[tuple[str, float, float], ...] = (("reused", *HEADLINE_POINT),
+                                                           ("reused", 0.20, 0.45),
+                                                           ("fresh", *HEADLINE_POINT))
+
+#: the other-targets experiment's targets and the ablation's activations, by the labels
+#: the runs (and the stored runs) use
+TARGET_LABELS: tuple[str, ...] = ("He_3", "He_2", "(He_2+He_3)/sqrt2", "bounded odd")
+ABLATION_ACTIVATIONS: tuple[str, ...] = ("tanh", "shifted_tanh", "relu")
 
 
-# -- target links of E8 ---------------------------------------------------------------------
+# -- target links ---------------------------------------------------------------------------
 def he2_plus_he3(z):
     """He_2(z)/sqrt(2) + He_3(z)/sqrt(6) (normalized Hermite); as a link it is divided by
     sqrt(2), the target (He_2 + He_3)/sqrt(2) of SPEC 4, E8."""
@@ -90,14 +103,22 @@ def bounded_odd_link(kind: str = "sharp") -> Link:
     return Link(name, link.g)
 
 
-# -- labels ---------------------------------------------------------------------------------
+def target_spec(label: str):
+    """The target a label of the projection runs names (``"He_3"`` -> ``"he3"``, ...):
+    :data:`TARGET_LABELS`, ``"He_1"`` and ``"bounded gentle"``."""
+    specs = {"He_1": "he1", "He_3": "he3", "He_2": "he2", "(He_2+He_3)/sqrt2": he2_plus_he3,
+             "bounded odd": lambda: bounded_odd_link("sharp"),
+             "bounded gentle": lambda: bounded_odd_link("gentle")}
+    if label not in specs:
+        raise ValueError(f"unknown target label {label!r} (known: {', '.join(specs)})")
+    spec = specs[label]
+    return spec() if label.startswith("bounded") else spec
+
+
+# -- labels for the tables ------------------------------------------------------------------
 def _target_label(spec) -> str:
-    if isinstance(spec, str):
-        return spec
-    if isinstance(spec, Link):
-        return spec.name
-    if isinstance(spec, Target):
-        return spec.name
+    if isinstance(spec, (str, Link, Target)):
+        return spec if isinstance(spec, str) else spec.name
     if callable(spec):
         return getattr(spec, "__name__", "custom")
     if isinstance(spec, Sequence):
@@ -114,30 +135,19 @@ def _as_named(items, label) -> list[tuple[str, object]]:
     return [(label(s), s) for s in items]
 
 
-def _check_seeds(seeds) -> tuple[int, ...]:
-    seeds = tuple(int(s) for s in np.atleast_1d(seeds))
-    if not seeds or any(s < 0 for s in seeds):
-        raise ValueError(f"seeds must be non-negative integers, got {seeds!r}")
-    return seeds
+def _prediction(learnable: bool | None) -> float:
+    """is_learnable's answer as a number that arrays and CSV files keep: 1.0, 0.0 or NaN
+    (no prediction)."""
+    return np.nan if learnable is None else float(learnable)
 
 
-def _records_to_arrays(records: list[dict]) -> dict[str, np.ndarray]:
-    if not records:
-        raise ValueError("no runs: check the sizes, seeds and settings")
-    return {k: np.array([r[k] for r in records]) for k in records[0]}
+# -- the unit functions ---------------------------------------------------------------------
+def first_direction_unit(N: int, alpha1: float, alpha2: float, batch: str, target: str,
+                         activation: str, seed: int, psi: float = 1.0) -> dict:
+    """E6 (SPEC 3.3, 4): cos^2(top right singular vector v1 of W2, beta*) for one run
+    (d = N, n = psi d), and what it is made of:
 
-
-# -- E6: the first learned direction --------------------------------------------------------
-def first_direction_runs(N: int = 1000, alpha_pairs: Iterable[tuple[float, float]] = E6_ALPHA_PAIRS,
-                         seeds=(0, 1, 2), batches: Sequence[str] = ("reused", "fresh"),
-                         target="he1", activation="tanh", direction: int = 0,
-                         d: int | None = None, n: int | None = None,
-                         dtype=np.float64) -> dict[str, np.ndarray]:
-    """E6 (SPEC 3.3, 4): cos^2(top right singular vector of W2, beta*) for each run.
-
-    One entry per (alpha pair, batch, seed); ``d`` and ``n`` default to N (phi = psi = 1).
-    Besides the measurement ``cos2`` it returns:
-
+    * ``cos2``: the measurement; ``s1``: the top singular value; ``lambda``: Lambda;
     * ``limit``: :func:`companion.first_direction_alignment` at the run's eta1, eta2 (the
       companion's N -> infinity formula: reused mu*^2 / (mu*^2 + E y^2 / psi); fresh
       (eta1 + eta2)^2 mu*^2 / ((eta1 + eta2)^2 mu*^2 + (eta1^2 + eta2^2) E y^2 / psi));
@@ -152,168 +162,115 @@ def first_direction_runs(N: int = 1000, alpha_pairs: Iterable[tuple[float, float
     * ``limit_finite_n``: ``limit`` times the spike factor at the theoretical theta (||a|| = 1,
       ||u||^2 at its limit), a smooth finite-N correction of the limit without sample noise.
     """
-    seeds = _check_seeds(seeds)
     act = get_activation(activation)
     m1 = act.m(1)
-    records = []
-    for alpha1, alpha2 in alpha_pairs:
-        for batch in batches:
-            for seed in seeds:
-                run = run_two_steps(N, d=d, n=n, alpha1=alpha1, alpha2=alpha2, batch=batch,
-                                    activation=act, target=target, seed=seed, dtype=dtype)
-                tgt = run.target
-                beta = tgt.directions[direction]
-                _, s, Vt = top_singular(run.W2, 1)
-                u1 = run.X1.T @ run.y1 / run.n
-                if batch == "reused":
-                    ubar = (run.eta1 + run.eta2) * u1
-                else:
-                    ubar = run.eta1 * u1 + run.eta2 * (run.X2.T @ run.y2 / run.n)
-                theta = abs(m1) * np.linalg.norm(run.a) * np.linalg.norm(ubar)
-                factor = spiked_rectangular(theta, run.N, run.d)["right_overlap2"]
-                psi = run.n / run.d
-                limit = first_direction_alignment(batch, tgt.mu_star, tgt.second_moment, psi,
-                                                  run.eta1, run.eta2)[direction]
-                noise = tgt.second_moment / psi
-                mu2 = float(np.sum(tgt.mu_star ** 2))
-                if batch == "reused":
-                    theta_th = abs(m1) * (run.eta1 + run.eta2) * np.sqrt(mu2 + noise)
-                else:
-                    theta_th = abs(m1) * np.sqrt((run.eta1 + run.eta2) ** 2 * mu2
-                                                 + (run.eta1 ** 2 + run.eta2 ** 2) * noise)
-                ubar_cos2 = float(cos2_with_directions(ubar[None], beta[None])[0, 0])
-                records.append({
-                    "alpha1": float(alpha1), "alpha2": float(alpha2), "batch": batch,
-                    "seed": seed, "N": run.N,
-                    "lambda": lambda_count(alpha1, alpha2, act.degree),
-                    "cos2": float(cos2_with_directions(Vt, beta[None])[0, 0]),
-                    "limit": float(limit),
-                    "limit_finite_n": float(limit * spiked_rectangular(theta_th, run.N, run.d)
-                                            ["right_overlap2"]),
-                    "ubar_cos2": ubar_cos2,
-                    "v_ubar_cos2": float(cos2_with_directions(Vt, ubar[None])[0, 0]),
-                    "theta": float(theta),
-                    "spike_factor": float(factor),
-                    "finite_size_prediction": ubar_cos2 * float(factor),
-                    "s1": float(s[0]),
-                })
-    return _records_to_arrays(records)
+    run = run_two_steps(int(N), n=None if psi == 1 else max(1, round(psi * N)),
+                        alpha1=alpha1, alpha2=alpha2, batch=batch, activation=act,
+                        target=target, seed=seed)
+    tgt = run.target
+    beta = tgt.directions[0]
+    _, s, Vt = top_singular(run.W2, 1)
+    u1 = run.X1.T @ run.y1 / run.n
+    if batch == "reused":
+        ubar = (run.eta1 + run.eta2) * u1
+    else:
+        ubar = run.eta1 * u1 + run.eta2 * (run.X2.T @ run.y2 / run.n)
+    theta = abs(m1) * np.linalg.norm(run.a) * np.linalg.norm(ubar)
+    factor = spiked_rectangular(theta, run.N, run.d)["right_overlap2"]
+    psi_run = run.n / run.d
+    limit = first_direction_alignment(batch, tgt.mu_star, tgt.second_moment, psi_run,
+                                      run.eta1, run.eta2)[0]
+    noise = tgt.second_moment / psi_run
+    mu2 = float(np.sum(tgt.mu_star ** 2))
+    if batch == "reused":
+        theta_th = abs(m1) * (run.eta1 + run.eta2) * np.sqrt(mu2 + noise)
+    else:
+        theta_th = abs(m1) * np.sqrt((run.eta1 + run.eta2) ** 2 * mu2
+                                     + (run.eta1 ** 2 + run.eta2 ** 2) * noise)
+    ubar_cos2 = float(cos2_with_directions(ubar[None], beta[None])[0, 0])
+    return {
+        "cos2": float(cos2_with_directions(Vt, beta[None])[0, 0]),
+        "limit": float(limit),
+        "limit_finite_n": float(limit * spiked_rectangular(theta_th, run.N, run.d)
+                                ["right_overlap2"]),
+        "ubar_cos2": ubar_cos2,
+        "v_ubar_cos2": float(cos2_with_directions(Vt, ubar[None])[0, 0]),
+        "theta": float(theta),
+        "spike_factor": float(factor),
+        "finite_size_prediction": ubar_cos2 * float(factor),
+        "s1": float(s[0]),
+        "lambda": float(lambda_count(alpha1, alpha2, act.degree)),
+    }
 
 
-def _prediction(learnable: bool | None) -> float:
-    """is_learnable's answer as a number that arrays and CSV files keep: 1.0, 0.0 or NaN
-    (no prediction)."""
-    return np.nan if learnable is None else float(learnable)
+def projection_unit(N: int, batch: str, alpha1: float, alpha2: float, target: str,
+                    activation: str, m: int, seed: int) -> dict:
+    """E7 to E9 (SPEC 3.3, 4): ||P_m beta*||^2, the squared norm of the projection of the
+    target direction on the top-``m`` right singular subspace of W2, for one run (d = n = N;
+    ``target`` a label of :func:`target_spec`). Result keys:
 
-
-# -- E7, E8, E9: projection of beta* on the top-m right singular subspace -------------------
-def projection_runs(Ns: Iterable[int] = (500, 1000, 2000), seeds=(0, 1, 2),
-                    settings: Iterable[tuple[str, float, float]] = E7_SETTINGS,
-                    targets="he3", activations="tanh", m: int = 4, direction: int = 0,
-                    phi: float = 1.0, psi: float = 1.0, dtype=np.float64) -> dict[str, np.ndarray]:
-    """E7-E9 (SPEC 3.3, 4): ||P_m beta*||^2, the squared norm of the projection of the
-    target direction ``direction`` on the top-``m`` right singular subspace of W2.
-
-    Loops over every combination of ``Ns`` x ``targets`` x ``activations`` x ``settings`` x
-    ``seeds`` (``settings``: (batch, alpha1, alpha2) triples; ``targets``: target specs as
-    :func:`companion.make_target` reads them, or a dict {label: spec}; ``activations``: names
-    or :class:`Activation` objects, or a dict; ``phi = N/d`` and ``psi = n/d`` set d and n
-    from each N). One entry per run:
-
-    ``N, target, activation, batch, alpha1, alpha2, seed, projection`` (the measurement),
-    ``chance`` (m / d: a uniformly random direction), ``lambda`` (the paper's Lambda,
-    :func:`companion.lambda_count`), ``learnable`` (:func:`companion.is_learnable`, the
-    companion's asymptotic prediction: 1.0 yes, 0.0 no, NaN no prediction, e.g. ReLU),
-    ``s`` (the top-m singular values, runs x m), ``cos2`` (cos^2 of each of the top-m right
-    singular vectors with beta*, runs x m: where in the subspace the projection sits; it
-    sums to ``projection``) and ``left`` (runs x m x 5: the squared overlaps of each top-m
-    left singular vector with the Gram-Schmidt powers q_1..q_5 of a, so that the vector
-    carrying beta* can be traced to the term that made it, SPEC 3.2).
+    ``projection`` (the measurement), ``chance`` (m / d: a uniformly random direction),
+    ``lambda`` (the paper's Lambda, :func:`companion.lambda_count`), ``learnable``
+    (:func:`companion.is_learnable`, the companion's asymptotic prediction: 1.0 yes, 0.0 no,
+    NaN no prediction, e.g. ReLU with a reused batch), ``s_i`` (the top-m singular values),
+    ``cos2_i`` (cos^2 of each top-m right singular vector with beta*: where in the subspace
+    the projection sits; they sum to ``projection``) and ``left`` (m x 5: the squared
+    overlaps of each top-m left singular vector with the Gram-Schmidt powers q_1..q_5 of a,
+    so that the vector carrying beta* can be traced to the term that made it, SPEC 3.2).
     """
-    seeds = _check_seeds(seeds)
-    target_items = _as_named(targets, _target_label)
-    act_items = _as_named(activations, lambda a: get_activation(a).name)
-    records = []
-    for N, (tlabel, tspec), (alabel, aspec), (batch, alpha1, alpha2), seed in itertools.product(
-            Ns, target_items, act_items, settings, seeds):
-        act = get_activation(aspec)
-        d = max(1, round(int(N) / phi))
-        run = run_two_steps(int(N), d=d, n=max(1, round(psi * d)), alpha1=alpha1, alpha2=alpha2,
-                            batch=batch, activation=act, target=tspec, seed=seed, dtype=dtype)
-        U, s, Vt = top_singular(run.W2, m)
-        proj = subspace_projection(Vt, run.target.directions[direction][None])[0]
-        learnable = is_learnable(run.target, direction, batch, alpha1, alpha2, act)
-        records.append({
-            "N": run.N, "target": tlabel, "activation": alabel, "batch": batch,
-            "alpha1": float(alpha1), "alpha2": float(alpha2), "seed": seed,
-            "projection": float(proj), "chance": m / run.d,
-            "lambda": lambda_count(alpha1, alpha2, act.degree),
-            "learnable": _prediction(learnable),
-            "s": np.asarray(s, float),
-            "cos2": cos2_with_directions(Vt, run.target.directions[direction][None])[:, 0],
-            "left": power_weights(U, run.a, 5),
-        })
-    return _records_to_arrays(records)
-
-
-def summarize(runs: dict[str, np.ndarray], by: Sequence[str], value: str = "projection"
-              ) -> dict[str, np.ndarray]:
-    """Group the runs by the keys ``by`` (in order of first appearance) and return, per
-    group, the keys and ``mean``, ``std`` (over seeds, ddof = 0), ``min``, ``max`` and
-    ``count`` of ``value``."""
-    keys = [tuple(runs[b][i].item() if hasattr(runs[b][i], "item") else runs[b][i] for b in by)
-            for i in range(len(runs[value]))]
-    groups: dict[tuple, list[float]] = {}
-    for key, v in zip(keys, runs[value]):
-        groups.setdefault(key, []).append(float(v))
-    out = {b: np.array([k[j] for k in groups]) for j, b in enumerate(by)}
-    vals = list(groups.values())
-    out["mean"] = np.array([np.mean(v) for v in vals])
-    out["std"] = np.array([np.std(v) for v in vals])
-    out["min"] = np.array([np.min(v) for v in vals])
-    out["max"] = np.array([np.max(v) for v in vals])
-    out["count"] = np.array([len(v) for v in vals])
+    act = get_activation(activation)
+    run = run_two_steps(int(N), alpha1=alpha1, alpha2=alpha2, batch=batch, activation=act,
+                        target=target_spec(target), seed=seed)
+    U, s, Vt = top_singular(run.W2, m)
+    beta = run.target.directions[0][None]
+    out = {"projection": float(subspace_projection(Vt, beta)[0]), "chance": m / run.d,
+           "lambda": float(lambda_count(alpha1, alpha2, act.degree)),
+           "learnable": _prediction(is_learnable(run.target, 0, batch, alpha1, alpha2, act))}
+    out.update({f"s_{i}": float(v) for i, v in enumerate(np.asarray(s, float))})
+    out.update({f"cos2_{i}": float(v) for i, v in enumerate(cos2_with_directions(Vt, beta)[:, 0])})
+    out["left"] = np.asarray(power_weights(U, run.a, 5), float)
     return out
 
 
-# -- stored paper-scale runs ----------------------------------------------------------------
-def paper_scale_runs(experiment: str, root=None) -> dict[str, np.ndarray] | None:
-    """The committed paper-scale runs of ``experiment`` (``"E6"`` .. ``"E9"``), read from
-    ``data/paper/<experiment>.csv`` (written by ``python -m companion reproduce --scale
-    paper``; one row per run with every parameter and the seed), as a dict of arrays:
-    numeric columns as floats (``N`` and ``seed`` as ints, ``learnable`` as bool), the rest
-    as strings. ``root`` is the repository root; by default the folder is
-    :func:`companion.store.data_dir` (``$COMPANION_PAPER_DATA``, or ``data/paper``
-    next to the installed package). Returns ``None`` when the file is not there (e.g. the
-    package was installed without the repository, as in Colab) or the stored runs are
-    switched off (``COMPANION_PAPER_DATA=off``)."""
-    import csv
-    from pathlib import Path
+# -- what the runs say ----------------------------------------------------------------------
+def run_missing(experiment: Experiment, have: Runs, scale: str = "small", **sizes) -> Runs:
+    """``experiment.run(scale, **sizes)``, but the units already in ``have`` (same
+    parameters and seed, e.g. the headline's He_3 runs inside the other-targets experiment)
+    are taken from there instead of being computed again. Runs come in the experiment's
+    order."""
+    def key(params, seed):
+        return json.dumps(params, sort_keys=True), int(seed)
 
-    from ..store import data_dir
+    known = {key(r.params, r.seed): r for r in have}
+    units = experiment.grid({**experiment.sizes[scale], **sizes})
+    todo = [(p, s) for p, s in units if key(p, s) not in known]
+    computed = {key(r.params, r.seed): r for r in run_units(experiment.unit, todo)}
+    return Runs(known.get(key(p, s)) or computed[key(p, s)] for p, s in units)
 
-    folder = Path(root) if root is not None else data_dir()
-    if folder is None:
-        return None
-    path = folder / f"{experiment}.csv"
-    if not path.is_file():
-        return None
-    with open(path, newline="") as fh:
-        rows = list(csv.DictReader(fh))
-    if not rows:
-        return None
-    out: dict[str, np.ndarray] = {}
-    for key in rows[0]:
-        values = [r[key] for r in rows]
-        if key in ("N", "seed"):
-            out[key] = np.array([int(float(v)) for v in values])
-        elif key == "learnable":
-            out[key] = np.array([v.strip().lower() == "true" for v in values])
-        else:
-            try:
-                out[key] = np.array([float(v) for v in values])
-            except ValueError:
-                out[key] = np.array(values)
+
+def beta_carrier(runs: Runs) -> dict:
+    """Which of the top-m right singular vectors carries beta* in ``runs`` (the seeds of one
+    setting), and where its left singular vector lies (SPEC 3.2, 3.3):
+
+    ``index`` (0-based) of the vector with the largest mean cos^2 with beta*; ``share`` (m,)
+    the mean cos^2 of each vector; ``largest_in`` the number of runs in which that vector
+    has the largest cos^2, of ``runs`` runs. With the ``left`` result (the squared overlaps
+    of the left vectors with the Gram-Schmidt powers q_1..q_5 of a; absent from older stored
+    runs): ``left`` (runs x 5) of the carrier, ``left_first`` (runs x 5) of the first
+    vector, and ``q3``, the carrier's mean weight on q_3 (the a^{o3} direction of the
+    k = 2 term), with ``q3_of_powers``, its mean fraction of the carrier's weight on the
+    span of q_1..q_5."""
+    m = sum(1 for k in runs[0].result if k.startswith("cos2_"))
+    cos2 = np.stack([runs.values(f"cos2_{i}") for i in range(m)], axis=1)
+    index = int(np.argmax(cos2.mean(axis=0)))
+    out = {"index": index, "share": cos2.mean(axis=0),
+           "largest_in": int(np.sum(cos2.argmax(axis=1) == index)), "runs": len(runs)}
+    if all("left" in r.result for r in runs):
+        left = runs.values("left")
+        out["left"] = left[:, index, :]
+        out["left_first"] = left[:, 0, :]
+        out["q3"] = float(left[:, index, 2].mean())
+        out["q3_of_powers"] = float(np.mean(left[:, index, 2] / left[:, index, :].sum(axis=1)))
     return out
 
 
@@ -341,7 +298,8 @@ def activation_moments(activations, pairs: Sequence[tuple[int, int]] = ((1, 1), 
                        ) -> dict[str, np.ndarray]:
     """m1, m2, m3 and kappa_{k,r} = E[sigma^(k+1)(zeta) sigma'(zeta)^r] for each activation
     (SPEC 1, 3.2): m_{k+1} sets the fresh k-th spike, kappa_{k,r} the reused one's
-    y-power terms; He_3 needs kappa_{2,2} != 0."""
+    y-power terms; He_3 needs kappa_{2,2} != 0. (ReLU's kappa are printed as 0 from its
+    almost-everywhere derivatives; it lies outside the smooth expansion.)"""
     items = _as_named(activations, lambda a: get_activation(a).name)
     out: dict[str, list] = {"activation": [], "m1": [], "m2": [], "m3": []}
     for k, r in pairs:
@@ -356,13 +314,13 @@ def activation_moments(activations, pairs: Sequence[tuple[int, int]] = ((1, 1), 
     return {k: np.array(v) for k, v in out.items()}
 
 
-def learnability_table(targets, settings: Iterable[tuple[str, float, float]] = E7_SETTINGS,
-                       activations="tanh", d: int = 16, seed: int = 0
-                       ) -> dict[str, np.ndarray]:
+def learnability_table(targets, settings=HEADLINE_SETTINGS, activations="tanh",
+                       d: int = 16, seed: int = 0) -> dict[str, np.ndarray]:
     """:func:`companion.is_learnable` for the first direction of each target, for each
     (batch, alpha1, alpha2) setting and activation. The predicate depends on the link
     only, not on d (a small d is used to build the Target). ``learnable`` is 1.0 (yes),
-    0.0 (no) or NaN (no prediction: an activation outside the smooth expansion, ReLU)."""
+    0.0 (no) or NaN (no prediction: an activation outside the smooth expansion, ReLU, with
+    a reused batch and mu* = 0)."""
     target_items = _as_named(targets, _target_label)
     act_items = _as_named(activations, lambda a: get_activation(a).name)
     records = []
@@ -375,50 +333,10 @@ def learnability_table(targets, settings: Iterable[tuple[str, float, float]] = E
                         "lambda": lambda_count(alpha1, alpha2, act.degree),
                         "learnable": _prediction(is_learnable(tgt, 0, batch, alpha1, alpha2,
                                                               act))})
-    return _records_to_arrays(records)
+    return {k: np.array([r[k] for r in records]) for k in records[0]}
 
 
 # -- the experiments of this chapter, as units for the book and for reproduce ---------------
-#: E8's targets and E9's activations, by the labels the figures and the stored runs use
-E8_TARGETS = ("He_3", "He_2", "(He_2+He_3)/sqrt2", "bounded odd")
-E9_ACTIVATIONS = ("tanh", "shifted_tanh", "relu")
-
-
-def _target_spec(label: str):
-    """The target a label of E7-E9 names (``"He_3"`` -> ``"he3"``, ...)."""
-    specs = {"He_3": "he3", "He_2": "he2", "(He_2+He_3)/sqrt2": he2_plus_he3,
-             "bounded odd": bounded_odd_link("sharp")}
-    if label not in specs:
-        raise ValueError(f"unknown target label {label!r} (known: {', '.join(specs)})")
-    return specs[label]
-
-
-def first_direction_unit(N: int, alpha1: float, alpha2: float, batch: str, target: str,
-                         activation: str, seed: int) -> dict:
-    """E6 unit: :func:`first_direction_runs` for one pair, batch and seed, as scalars."""
-    r = first_direction_runs(N, [(alpha1, alpha2)], seeds=(seed,), batches=(batch,),
-                             target=target, activation=activation)
-    keys = ("cos2", "limit", "limit_finite_n", "ubar_cos2", "v_ubar_cos2", "theta",
-            "spike_factor", "finite_size_prediction", "s1", "lambda")
-    return {k: float(np.asarray(r[k])[0]) for k in keys}
-
-
-def projection_unit(N: int, batch: str, alpha1: float, alpha2: float, target: str,
-                    activation: str, m: int, seed: int) -> dict:
-    """E7/E8/E9 unit: :func:`projection_runs` for one setting, target label, activation and
-    seed: ``projection``, ``chance``, ``lambda``, ``learnable`` (1, 0 or NaN), the top-m
-    singular values ``s_i``, their ``cos2_i`` with beta* and ``left`` (m x 5)."""
-    r = projection_runs((N,), seeds=(seed,), settings=[(batch, alpha1, alpha2)],
-                        targets={target: _target_spec(target)},
-                        activations={activation: activation}, m=m)
-    out = {k: float(np.asarray(r[k])[0]) for k in ("projection", "chance", "lambda",
-                                                     "learnable")}
-    out.update({f"s_{i}": float(v) for i, v in enumerate(np.asarray(r["s"])[0])})
-    out.update({f"cos2_{i}": float(v) for i, v in enumerate(np.asarray(r["cos2"])[0])})
-    out["left"] = np.asarray(r["left"], float)[0]
-    return out
-
-
 _E6_SIZES = {"small": dict(N=1000, seeds=3), "paper": dict(N=2048, seeds=4)}
 _E7_SIZES = {"small": dict(Ns=[500, 1000, 2000], seeds=3),
              "paper": dict(Ns=[1024, 2048, 4096, 8192], seeds=4)}   # the headline: to 8192
@@ -433,24 +351,24 @@ def _proj(N, batch, a1, a2, target="He_3", activation="tanh"):
 
 def _e6_grid(z):
     return [(dict(N=z["N"], alpha1=a1, alpha2=a2, batch=b, target="he1", activation="tanh"), s)
-            for (a1, a2) in E6_ALPHA_PAIRS for b in ("reused", "fresh")
+            for (a1, a2) in FIRST_DIRECTION_PAIRS for b in ("reused", "fresh")
             for s in seed_list(z["seeds"])]
 
 
 def _e7_grid(z):
-    return [(_proj(N, b, a1, a2), s) for N in z["Ns"] for (b, a1, a2) in E7_SETTINGS
+    return [(_proj(N, b, a1, a2), s) for N in z["Ns"] for (b, a1, a2) in HEADLINE_SETTINGS
             for s in seed_list(z["seeds"])]
 
 
 def _e8_grid(z):
-    return [(_proj(z["N"], b, 0.35, 0.45, target=t), s) for t in E8_TARGETS
+    return [(_proj(z["N"], b, *HEADLINE_POINT, target=t), s) for t in TARGET_LABELS
             for b in ("reused", "fresh") for s in seed_list(z["seeds"])]
 
 
 def _e9_grid(z):
-    out = [(_proj(z["N"], "reused", 0.35, 0.45, activation=a), s) for a in E9_ACTIVATIONS
-           for s in seed_list(z["seeds"])]
-    out += [(_proj(z["N"], "fresh", 0.35, 0.45, activation=a), s) for a in ("tanh", "relu")
+    out = [(_proj(z["N"], "reused", *HEADLINE_POINT, activation=a), s)
+           for a in ABLATION_ACTIVATIONS for s in seed_list(z["seeds"])]
+    out += [(_proj(z["N"], "fresh", *HEADLINE_POINT, activation=a), s) for a in ("tanh", "relu")
             for s in seed_list(z["seeds"])]
     return out
 

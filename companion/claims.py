@@ -1,183 +1,182 @@
-"""The claim table: one table mapping each claim of the paper (SPEC section 0) to where
-the book shows it, the function that computes it, the experiment of
-``python -m companion reproduce`` that regenerates it, the test that checks it and the
-paper-scale data file.
+"""The claim table behind the book's registry page: each claim of the paper (SPEC section 0),
+each reading the companion derives, and the predecessors' one-step results the book builds
+on, mapped to the numbered figure that shows it, the test that checks it and the stored
+paper-scale data behind it.
 
-This table is the single source of truth; the book page ``book/registry.md`` is generated
-from it (``python -m companion.claims > book/registry.md``) and a test checks that the page
-is up to date and that every entry exists (the notebook and the heading in it, the
-function, the test, the data file or the explicit mark "not yet computed").
+This table is the single source of truth; the page ``book/registry.md`` is generated from
+it (``python -m companion.claims > book/registry.md``) and ``tests/test_claims.py`` checks
+that the page is up to date and that every entry exists (the figure in exactly one chapter,
+the test, the experiment and its data file), and that every experiment is mapped.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-NOT_YET = "not yet computed"
-
-#: Paper-scale data committed under ``companion/data/paper/`` (``--scale paper``), or :data:`NOT_YET`.
-PAPER_DATA: dict[str, str] = {f"E{k}": f"companion/data/paper/E{k}.csv" for k in range(1, 12)}
+#: Where ``python -m companion reproduce --scale paper`` results ship (``companion.store``).
+DATA_DIR = "companion/data/paper"
 
 
 @dataclass(frozen=True)
 class Claim:
-    claim: str          # the claim, as SPEC section 0 lists it
-    source: str         # "paper (abstract)", "paper (summary)" or "predecessor"
-    chapter: str        # notebook path, relative to the repository
-    section: str        # heading text in that notebook (as written in its markdown)
-    function: str       # importable companion function that computes it
-    experiments: tuple  # experiment ids of ``python -m companion reproduce``
+    claim: str          # the claim, in the paper's words where it is the paper's
+    source: str         # paper (abstract) / paper (summary) / companion derives / ...
+    figure: str         # the :name: of the figure that shows it
     test: str           # tests/<file>.py::<function>
+    experiments: tuple = ()   # ids of ``python -m companion reproduce`` behind the figure
 
     @property
     def data(self) -> list[str]:
-        return [PAPER_DATA[e] for e in self.experiments]
+        return [f"{DATA_DIR}/{e}.csv" for e in self.experiments]
 
 
 CLAIMS: list[Claim] = [
-    Claim("Linear-width regime: N, n, d grow together (N ~ n ~ d); W0's singular values fill "
-          "the Marchenko-Pastur bulk", "paper (abstract)", "book/intro.ipynb",
-          "## The linear-width regime", "companion.spectra.mp_edges", ("E10",),
-          "tests/test_spectra.py::test_mp_edges_match_W0_at_N_equals_d_1000"),
-    Claim("One step (the predecessors): the gradient is rank one plus a vanishing remainder; "
-          "a BBP transition at eta = Theta(1)", "predecessor", "book/one_step.ipynb",
-          "## The transition at $\\eta = \\Theta(1)$",
-          "companion.experiments.one_step.transition_unit", ("E1",),
-          "tests/test_experiments_one_step.py::test_transition_unit_shapes_reproducible_and_bbp"),
-    Claim("One step with eta = N^alpha: the spike grows, its alignment saturates at "
-          "cos^2(u1, beta*)", "predecessor", "book/one_step.ipynb",
-          "## Large steps: $\\eta = N^\\alpha$", "companion.experiments.one_step.growth_unit",
-          ("E2",),
+    Claim("One step: the update is approximately rank one, captures a single direction and "
+          "requires information exponent one", "paper (abstract)", "fig-os-rank-one",
+          "tests/test_experiments_one_step.py::test_gradient_is_rank_one_plus_vanishing_remainder"),
+    Claim("One step at eta = Theta(1): a BBP transition of the top singular value and its "
+          "alignment", "predecessors", "fig-os-transition",
+          "tests/test_experiments_one_step.py::test_transition_unit_shapes_reproducible_and_bbp",
+          ("E1",)),
+    Claim("One step at eta = N^alpha: the spike grows, its alignment saturates at "
+          "cos^2(u1, beta*)", "predecessors", "fig-os-growth",
           "tests/test_experiments_one_step.py::"
-          "test_growth_unit_spike_grows_and_alignment_saturates_at_u1"),
-    Claim("Two GD steps on the first layer with eta_t ~ N^alpha_t, alpha_t in [0, 1/2)",
-          "paper (abstract)", "book/two_steps.ipynb", "## The statement",
-          "companion.experiments.two_steps.two_step_run", ("E3",),
-          "tests/test_experiments_two_steps.py::test_sweep_shapes_and_reproducible"),
-    Claim("W2 is a spiked random matrix whose outliers are the learned directions",
-          "paper (abstract)", "book/two_steps.ipynb",
-          "## The spectrum of $W_2$ beside a null run",
-          "companion.experiments.two_steps.spectrum_with_null", ("E10",),
-          "tests/test_experiments_two_steps.py::test_spectrum_with_null_shapes_and_first_spike"),
-    Claim("Number of added spikes floor(alpha2 / (1/2 - alpha1)), Lambda = min(L - 1, that) "
-          "with L the activation's degree", "paper (abstract, summary)",
-          "book/two_steps.ipynb", "## The phase diagram", "companion.theory.lambda_count",
-          ("E3",), "tests/test_theory.py::test_lambda_capped_by_polynomial_degree"),
-    Claim("Term k of W2 has size N^(alpha2 - k(1/2 - alpha1)) (the companion's exponent "
-          "check of the count)", "companion derivation", "book/two_steps.ipynb",
-          "## The exponent check", "companion.experiments.two_steps.two_step_sweep", ("E4",),
+          "test_growth_unit_spike_grows_and_alignment_saturates_at_u1", ("E2",)),
+    Claim("Two steps: W2 behaves as a spiked random matrix with multiple outliers, each "
+          "corresponding to a learned direction", "paper (abstract)", "fig-ts-spectrum",
+          "tests/test_experiments_two_steps.py::test_spectrum_with_null_shapes_and_first_spike",
+          ("E10",)),
+    Claim("The number of outliers is determined by alpha1, alpha2 through "
+          "floor(alpha2 / (1/2 - alpha1)); Lambda = min(L - 1, that), L the degree of the "
+          "polynomial expansion", "paper (abstract, summary)", "fig-ts-phase",
+          "tests/test_theory.py::test_lambda_on_a_grid_matches_the_formula", ("E3",)),
+    Claim("Read as terms beyond the first spike: 1 + Lambda outliers when every order exists, "
+          "1 + floor(Lambda/2) for an odd activation; they appear one by one as N grows",
+          "companion derives, measures", "fig-ts-emergence",
+          "tests/test_experiments_two_steps.py::test_spike_emergence_run_at_a_tiny_size",
+          ("E11",)),
+    Claim("Each term crosses the spiked-matrix threshold when its separate strength, growing "
+          "as N^(alpha2 - k(1/2 - alpha1)), passes it; the last terms are out of reach",
+          "companion derives, measures", "fig-ts-strengths",
+          "tests/test_spikes.py::test_census_counts_spikes_on_the_powers_of_a_above_the_null_edge",
+          ("E11",)),
+    Claim("Term k of W2 has size N^(alpha2 - k(1/2 - alpha1)); at laptop sizes the measured "
+          "slopes exceed it", "companion derives, measures", "fig-ts-exponents",
           "tests/test_experiments_two_steps.py::"
-          "test_first_spike_grows_and_even_term_beats_odd_floor"),
-    Claim("alpha1 + alpha2 < 1/2: two steps act as one step with eta1 + eta2",
-          "paper (summary)", "book/two_steps.ipynb", "## When two steps act as one",
-          "companion.experiments.two_steps.two_step_sweep", ("E5",),
+          "test_first_spike_grows_and_even_term_beats_odd_floor", ("E4",)),
+    Claim("If alpha1 + alpha2 < 1/2, the second update is effectively one step of size "
+          "eta1 + eta2", "paper (summary)", "fig-ts-one-step",
           "tests/test_experiments_two_steps.py::"
-          "test_two_steps_act_as_one_only_with_a_reused_batch"),
-    Claim("Fresh batches learn only information-exponent-one directions (first direction: "
-          "reused vs fresh alignment)", "paper (abstract)", "book/reuse_vs_fresh.ipynb",
-          "## The first learned direction",
-          "companion.experiments.reuse_vs_fresh.first_direction_unit", ("E6", "E8"),
+          "test_two_steps_act_as_one_only_with_a_reused_batch", ("E5",)),
+    Claim("Independent batches restrict learning to directions with an information exponent "
+          "of one", "paper (abstract)", "fig-rf-first-direction",
           "tests/test_experiments_reuse_vs_fresh.py::"
-          "test_first_direction_unit_reproducible_and_science"),
-    Claim("Reused batches learn directions of higher information exponent for suitable "
-          "alphas (other targets, activations)", "paper (abstract)",
-          "book/reuse_vs_fresh.ipynb", "## Other targets",
-          "companion.experiments.reuse_vs_fresh.projection_unit", ("E8", "E9"),
+          "test_first_direction_unit_reproducible_and_science", ("E6",)),
+    Claim("Batch reuse lets the second update capture directions of higher information "
+          "exponent, e.g. He_3, if Lambda >= 2", "paper (abstract, summary)", "fig-rf-he3",
+          "tests/test_learning.py::test_he3_learned_only_with_reuse", ("E7",)),
+    Claim("The He_3 direction is carried by one outlier whose left vector lies on a^{o3}, "
+          "the k = 2 term", "companion derives, measures", "fig-rf-outlier",
           "tests/test_experiments_reuse_vs_fresh.py::"
-          "test_reuse_learns_bounded_odd_target_fresh_does_not"),
-    Claim("The He_3 example: learned with reuse if Lambda >= 2 (the companion derives the "
-          "converse), not with a fresh batch",
-          "paper (summary)", "book/reuse_vs_fresh.ipynb",
-          "## A $\\mathrm{He}_3$ direction, learned only with reuse",
-          "companion.experiments.reuse_vs_fresh.projection_unit", ("E7",),
-          "tests/test_learning.py::test_he3_learned_only_with_reuse"),
-    Claim("The He_3 headline needs seeds: its spread at finite N", "companion measurement",
-          "book/finite_size.ipynb", "## One seed is not a result",
-          "companion.experiments.finite_size.headline_spread", ("E7",),
-          "tests/test_experiments_finite_size.py::test_headline_spread_and_ordering"),
+          "test_beta_carrier_finds_the_vector_and_its_left_weights", ("E7",)),
+    Claim("Other targets: even links are never learned; a mixture and a bounded odd link "
+          "only with reuse", "companion derives, measures", "fig-rf-targets",
+          "tests/test_experiments_reuse_vs_fresh.py::"
+          "test_reuse_learns_bounded_odd_target_fresh_does_not", ("E8",)),
+    Claim("Which activations allow it: tanh and tanh(z + 1/2) by the expansion; ReLU lies "
+          "outside it (measured only)", "companion derives, measures", "fig-rf-activations",
+          "tests/test_experiments_reuse_vs_fresh.py::"
+          "test_projection_unit_relu_reused_has_no_prediction", ("E9",)),
+    Claim("The headline needs seeds: the spread of the He_3 projection at finite N",
+          "companion measures", "fig-fs-spread",
+          "tests/test_experiments_finite_size.py::test_headline_spread_and_ordering", ("E7",)),
 ]
-
-_CHAPTER_DOC = {"book/intro.ipynb": "intro", "book/one_step.ipynb": "one_step",
-                "book/two_steps.ipynb": "two_steps", "book/reuse_vs_fresh.ipynb": "reuse_vs_fresh",
-                "book/finite_size.ipynb": "finite_size"}
 
 
 def _cell(text: str) -> str:
     return text.replace("|", "\\|")
 
 
+def _test_cell(test: str) -> str:
+    """``tests/test_x.py::test_what_it_checks`` as words that wrap in a narrow column."""
+    path, _, func = test.partition("::")
+    words = func.removeprefix("test_").replace("_", " ")
+    return f"*{words}* ({path.removeprefix('tests/')})"
+
+
 def render() -> str:
-    """The book page (MyST markdown) generated from :data:`CLAIMS` and :data:`PAPER_DATA`."""
+    """The registry page (MyST markdown) generated from :data:`CLAIMS` and the catalog."""
     from .reproduce import CATALOG
+
     lines = [
-        "# Figure registry",
+        "# Registry: claims, figures, tests, data",
         "",
         "<!-- Generated by `python -m companion.claims > book/registry.md` from the table in",
         "     companion/claims.py; edit the table there, never this page. -->",
         "",
-        "Each claim of the paper (and the predecessors' one-step results the book builds on), "
-        "where the book shows it, the function that computes it, the experiment of "
-        "`python -m companion reproduce` that regenerates its figure and data, the test that "
-        "checks it, and the paper-scale data file. A test (`tests/test_reproduce.py`) checks "
-        "that every entry exists.",
+        "Each claim of the paper, each reading the companion derives from it, and the "
+        "predecessors' one-step results the book builds on: the figure that shows it, the "
+        "test that checks it, and the stored paper-scale data behind the figure. "
+        "`tests/test_claims.py` checks that every entry exists.",
         "",
-        "| claim | stated by | chapter, section | function | experiment | test | paper-scale data |",
-        "|---|---|---|---|---|---|---|",
+        "| claim | figure | checked by | data |",
+        "|---|---|---|---|",
     ]
     for c in CLAIMS:
-        section = c.section.lstrip("#").strip()
-        data = ", ".join(sorted({f"`{d}`" if d != NOT_YET else d for d in c.data}))
-        lines.append(
-            f"| {_cell(c.claim)} | {c.source} | {{doc}}`{_CHAPTER_DOC[c.chapter]}`, "
-            f"\"{_cell(section)}\" | `{c.function}` | {', '.join(c.experiments)} | "
-            f"`{c.test}` | {data} |")
+        data = ", ".join(f"{e}.csv" for e in c.experiments) or "-"
+        lines.append(f"| **{c.source[0].upper() + c.source[1:]}.** {_cell(c.claim)} | "
+                     f"{{numref}}`{c.figure}` | {_test_cell(c.test)} | {data} |")
     lines += [
         "",
         "## The experiments",
         "",
-        "| id | what | computed by | small (book) | paper | paper-scale data |",
-        "|---|---|---|---|---|---|",
+        "`python -m companion reproduce` computes each experiment at the book's size "
+        "(`small`) or at paper scale (`paper`); the chapters draw the stored paper-scale runs "
+        f"in `{DATA_DIR}/`.",
+        "",
+        "| id | what | book sizes | paper sizes |",
+        "|---|---|---|---|",
     ]
     for eid, entry in CATALOG.items():
         exp = entry.experiment
-        small = ", ".join(f"{k} {v}" for k, v in exp.sizes["small"].items())
-        paper = ", ".join(f"{k} {v}" for k, v in exp.sizes["paper"].items())
-        d = PAPER_DATA[eid]
-        lines.append(f"| {eid} | {_cell(exp.title)} | `{exp.unit.__module__}.{exp.unit.__name__}` "
-                     f"| {small} | {paper} | {d if d == NOT_YET else f'`{d}`'} |")
+
+        def sizes(scale):
+            z = exp.sizes[scale]
+            keep = {k: v for k, v in z.items() if k in ("N", "Ns", "seeds")}
+            text = ", ".join(f"{k} {v}" for k, v in keep.items()).replace("Ns ", "N ")
+            if "float32_from" in z:
+                text += f" (float32 from {z['float32_from']})"
+            return text.replace("[", "").replace("]", "")
+
+        lines.append(f"| {eid} | {_cell(exp.title)} | {sizes('small')} | {sizes('paper')} |")
     lines += [
         "",
         "## Reproduce and use the data",
         "",
         "```bash",
-        "python -m companion reproduce                      # every figure at the book's size",
+        "python -m companion reproduce                   # every figure at the book's size",
         "python -m companion reproduce --scale paper --jobs 2 --out results/paper",
-        "python -m companion reproduce --only E4,E7 --scheduler tcp://HOST:8786  # on a Dask cluster",
+        "python -m companion reproduce --only E4,E11 --scheduler tcp://HOST:8786",
         "```",
         "",
-        "Each experiment writes `E<k>.png`, `E<k>.pdf`, `E<k>.csv` (tidy: one row per run, with "
-        "every parameter and the seed as columns; E1 and E2 one row per run and step size or "
-        "exponent; E10 one row per singular value), `E<k>.json` (package version, scale, "
-        "date, parameters of every run) and `E<k>.npz` (the runs themselves, from which the "
-        "figure is redrawn). Runs are cached under `OUT/cache`, keyed by every parameter, the "
-        "seed, the package version and a fingerprint of the numerics' source: a rerun reuses "
-        "them, an interrupted run resumes, a damaged entry is recomputed.",
+        "Each experiment writes `E<k>.png` and `E<k>.pdf` (drawn by the same function as the "
+        "chapter's figure), `E<k>.csv` (tidy: one row per run, every parameter and the seed as "
+        "columns), `E<k>.json` (package version, scale, date, the parameters of every run) and "
+        "`E<k>.npz` (the runs themselves). Runs are cached under `OUT/cache`, keyed by every "
+        "parameter, the seed, the package version and a fingerprint of the numerics' source: "
+        "a rerun reuses them, an interrupted run resumes, a damaged entry is recomputed.",
         "",
-        "The paper-scale data files are committed under `companion/data/paper/` (`.csv`, `.json` and "
-        "`.npz` per experiment). The chapters read them instead of recomputing: the one-step "
-        "and two-step chapters end with a section \"At paper scale\" that redraws E1, E2 "
-        "and E3 to E5, E10 from the stored runs (`companion.store.load`), and "
-        "the reused-versus-fresh chapter draws E6 to E9 next to its own runs. The switch is "
-        "the environment variable `COMPANION_PAPER_DATA`: unset, the chapters read "
-        "`companion/data/paper/`; set to a folder (a downloaded copy, in Colab), they read that; set to "
-        "`off`, they leave the stored runs out and say so. To work with the numbers yourself:",
+        "The stored runs ship with the package and the chapters read them with "
+        "`companion.store.load`; the switch is the environment variable "
+        "`COMPANION_PAPER_DATA` (unset: the shipped copy; a folder: that folder; `off`: "
+        "none, and the chapters say so). To work with the numbers yourself:",
         "",
         "```python",
         "from companion import store",
-        "from companion.figures import reuse_vs_fresh as figures",
-        "runs = store.load(\"E7\")                    # Runs: parameters, seed, results",
-        "reused = runs.where(batch=\"reused\", alpha1=0.35, N=4096).values(\"projection\")",
-        "fig = figures.headline_projection(runs)     # the figure, redrawn",
+        "from companion.figures import two_steps as figures",
+        "runs = store.load(\"E11\")                       # Runs: parameters, seed, results",
+        "runs.where(activation=\"shifted_tanh\", alpha1=0.38, N=4096).values(\"n_outliers\")",
+        "fig = figures.spike_emergence_counts(runs)     # the book's figure, redrawn",
         "```",
         "",
     ]

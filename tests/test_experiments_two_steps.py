@@ -15,48 +15,68 @@ def test_fit_slopes_recovers_a_power_law():
     np.testing.assert_allclose(ex.fit_slopes(Ns, sizes), [0.25, -0.4], atol=1e-12)
 
 
-def test_sweep_shapes_and_reproducible():
-    kw = dict(K=3, batch="reused", activation="tanh", target="he1")
-    a = ex.two_step_sweep([100, 200], [0, 1], [(0.2, 0.2), (0.35, 0.45)],
-                          reference=[(0.2, 0.2)], **kw)
-    b = ex.two_step_sweep([100, 200], 2, [(0.2, 0.2), (0.35, 0.45)],
-                          reference=[(0.2, 0.2)], **kw)
-    assert a["sizes"].shape == (2, 2, 2, 3)
-    assert a["slope"].shape == a["slope_last"].shape == (2, 2, 3)
-    assert a["theory"].shape == (2, 3) and a["present"].shape == (2, 3)
-    np.testing.assert_array_equal(a["sizes"], b["sizes"])      # seeds 2 == [0, 1]
-    assert np.all(np.isfinite(a["diff"][0])) and np.all(np.isnan(a["diff"][1]))
-    np.testing.assert_allclose(a["lambda_"], [0, 3])
-    np.testing.assert_array_equal(a["present"][1], [True, False, True])
+def test_runs_shapes_and_reproducible():
+    a = ex.two_step_runs([(0.2, 0.2), (0.35, 0.45)], [100, 200], seeds=[0, 1], K=3,
+                         reference=True)
+    b = ex.two_step_runs([(0.2, 0.2), (0.35, 0.45)], [100, 200], seeds=2, K=3,
+                         reference=True)
+    assert len(a) == 8 and a.unique("N") == [100, 200]
+    np.testing.assert_array_equal(a.values("terms_2"), b.values("terms_2"))  # seeds 2 == [0, 1]
+    Ns, vals = ex.sizes_by_N(a, 0.35, 0.45, "terms_0")
+    assert Ns.tolist() == [100, 200] and vals.shape == (2, 2)
+    assert np.all(np.isfinite(a.values("rel_diff")))
+    # the experiment specs run at the chapter's own sizes
+    runs = ex.PHASE_DIAGRAM.run(Ns=[60, 80], seeds=1)
+    assert len(runs) == len(ex.E3_POINTS) * 2
+    assert "rel_diff" in runs.where(alpha1=0.2, alpha2=0.2)[0].result
+    assert "rel_diff" not in runs.where(alpha1=0.4, alpha2=0.15)[0].result
+
+
+def test_local_slopes_with_bootstrap_intervals():
+    Ns = np.array([100, 200, 400])
+    rng = np.random.default_rng(0)
+    values = 3.0 * Ns[:, None] ** 0.25 * np.exp(0.05 * rng.standard_normal((3, 6)))
+    sl = ex.local_slopes(Ns, values)
+    assert sl["N_low"].tolist() == [100, 200] and sl["N_high"].tolist() == [200, 400]
+    assert np.all(np.abs(sl["slope"] - 0.25) < 0.1)
+    assert np.all(sl["low"] < sl["slope"]) and np.all(sl["slope"] < sl["high"])
+    again = ex.local_slopes(Ns, values)
+    np.testing.assert_array_equal(sl["low"], again["low"])         # seeded bootstrap
+    exact = ex.local_slopes(Ns, np.repeat(Ns[:, None] ** 0.5, 3, axis=1))
+    np.testing.assert_allclose(exact["slope"], 0.5)
+    np.testing.assert_allclose(exact["high"] - exact["low"], 0.0, atol=1e-12)
 
 
 def test_first_spike_grows_and_even_term_beats_odd_floor():
-    """E4 at small N: T_0 grows like N^max(alpha) (slope within 0.15 of 0.45), and with tanh
-    at (0.35, 0.45) the present k = 2 term is larger than the absent k = 1 and k = 3 terms
-    and grows faster than them."""
-    res = ex.two_step_sweep([125, 250, 500], [0, 1], [(0.35, 0.45)], K=4, reference=False)
-    slopes = res["slope"][0].mean(axis=0)
+    """The exponent check at small N: T_0 grows like N^max(alpha) (slope within 0.15 of
+    0.45), and with tanh at (0.35, 0.45) the present k = 2 term is larger than the absent
+    k = 1 and k = 3 terms and grows faster than them."""
+    Ns = [125, 250, 500]
+    res = ex.two_step_runs([(0.35, 0.45)], Ns, seeds=2)
+    slopes = [ex.fit_slopes(Ns, ex.sizes_by_N(res, 0.35, 0.45, f"terms_{k}")[1]).mean()
+              for k in range(4)]
     assert abs(slopes[0] - 0.45) < 0.15
-    T = res["sizes"][0, -1].mean(axis=0)
+    T = [res.where(N=500).mean(f"terms_{k}") for k in range(4)]
     assert T[2] > 2 * max(T[1], T[3])
     assert slopes[2] > max(slopes[1], slopes[3]) + 0.1
 
 
 def test_shifted_tanh_has_the_odd_term_that_tanh_lacks():
     """At (0.2, 0.45), Lambda = 1: the k = 1 term grows for tanh(z + 1/2) and not for tanh."""
-    kw = dict(K=2, reference=False)
-    t = ex.two_step_sweep([200, 400, 800], [0], [(0.2, 0.45)], activation="tanh", **kw)
-    s = ex.two_step_sweep([200, 400, 800], [0], [(0.2, 0.45)], activation="shifted_tanh", **kw)
-    assert s["sizes"][0, -1, 0, 1] > 1.5 * t["sizes"][0, -1, 0, 1]
-    assert s["slope"][0, 0, 1] > 0.1 > t["slope"][0, 0, 1]
+    Ns = [200, 400, 800]
+    t = ex.two_step_runs([(0.2, 0.45)], Ns, K=2, activation="tanh")
+    s = ex.two_step_runs([(0.2, 0.45)], Ns, K=2, activation="shifted_tanh")
+    assert s.values("terms_1")[-1] > 1.5 * t.values("terms_1")[-1]
+    assert ex.fit_slopes(Ns, s.values("terms_1")) > 0.1 > ex.fit_slopes(Ns, t.values("terms_1"))
 
 
 def test_two_steps_act_as_one_only_with_a_reused_batch():
-    """E5 at (0.2, 0.2): reused relative distance small and shrinking, fresh near 1/2."""
-    kw = dict(K=2, activation="tanh", target="he1")
-    r = ex.two_step_sweep([125, 500], [0, 1], [(0.2, 0.2)], batch="reused", **kw)
-    f = ex.two_step_sweep([125, 500], [0, 1], [(0.2, 0.2)], batch="fresh", **kw)
-    rel_r, rel_f = r["rel_diff"][0].mean(axis=1), f["rel_diff"][0].mean(axis=1)
+    """At (0.2, 0.2): reused relative distance small and shrinking, fresh near 1/2."""
+    kw = dict(K=2, reference=True, seeds=2)
+    r = ex.two_step_runs([(0.2, 0.2)], [125, 500], batch="reused", **kw)
+    f = ex.two_step_runs([(0.2, 0.2)], [125, 500], batch="fresh", **kw)
+    rel_r = ex.sizes_by_N(r, 0.2, 0.2, "rel_diff")[1].mean(axis=1)
+    rel_f = ex.sizes_by_N(f, 0.2, 0.2, "rel_diff", "fresh")[1].mean(axis=1)
     assert rel_r[-1] < rel_r[0]
     assert rel_r[-1] < 0.2
     assert abs(rel_f[-1] - 0.5) < 0.1
@@ -100,14 +120,15 @@ def test_spectrum_with_null_shapes_and_first_spike():
 
 
 def test_bad_arguments():
-    with pytest.raises(ValueError):
-        ex.two_step_sweep([100], 1, [(0.2, 0.2)])             # one size only
-    with pytest.raises(ValueError):
-        ex.two_step_sweep([200, 100], 1, [(0.2, 0.2)])        # not increasing
-    with pytest.raises(ValueError):
-        ex.two_step_sweep([100, 200], [-1], [(0.2, 0.2)])
-    with pytest.raises(ValueError):
-        ex.two_step_sweep([100, 200], 1, [(0.2, 0.2, 0.1)])
+    with pytest.raises(ValueError, match="seeds"):
+        ex.two_step_runs([(0.2, 0.2)], [100], seeds=[-1])
+    with pytest.raises(ValueError, match="alpha1"):
+        ex.two_step_runs([(0.6, 0.2)], [100])
+    with pytest.raises(ValueError, match="N must be a positive integer"):
+        ex.two_step_runs([(0.2, 0.2)], [0])
+    with pytest.raises(ValueError, match="batch"):
+        ex.two_step_runs([(0.2, 0.2)], [100], batch="new")
+
 
 
 def test_spike_emergence_run_at_a_tiny_size():

@@ -37,20 +37,6 @@ BATCHES = ("reused", "fresh")
 
 
 # -- small helpers ------------------------------------------------------------------------
-def _Ns(Ns) -> list[int]:
-    out = [positive_int(N, "N") for N in Ns]
-    if len(out) < 2 or sorted(set(out)) != out:
-        raise ValueError(f"Ns must be at least two increasing sizes, got {Ns!r}")
-    return out
-
-
-def _alphas(alphas) -> np.ndarray:
-    A = np.atleast_2d(np.asarray(alphas, float))
-    if A.ndim != 2 or A.shape[1] != 2:
-        raise ValueError(f"alphas must be a list of (alpha1, alpha2) pairs, got {alphas!r}")
-    return A
-
-
 def fit_slopes(Ns: Sequence[int], sizes: np.ndarray) -> np.ndarray:
     """Least-squares slope of log(size) against log(N) along axis 0 of ``sizes``.
 

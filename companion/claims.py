@@ -93,7 +93,7 @@ CLAIMS: list[Claim] = [
           "tests/test_learning.py::test_he3_learned_only_with_reuse"),
     Claim("The He_3 headline needs seeds: its spread at finite N", "companion measurement",
           "book/finite_size.ipynb", "## One seed is not a result",
-          "companion.experiments.finite_size.headline_spread", ("E7",),
+          "companion.experiments.finite_size.headline_unit", ("E7",),
           "tests/test_experiments_finite_size.py::test_headline_spread_and_ordering"),
 ]
 

@@ -292,7 +292,7 @@ def convergence(runs: Runs, rates=None):
     bx.set_title(r"size of the first spike against $\theta_N + 1/\theta_N$")
     from matplotlib.legend_handler import HandlerTuple
     fig.legend([h for h, _ in handles], [lab for _, lab in handles],
-               handler_map={tuple: HandlerTuple(ndivide=None)}, handlelength=4,
+               handler_map={tuple: HandlerTuple(ndivide=None)}, handlelength=6,
                loc="outside lower center", ncol=1, fontsize=8.5)
     return fig
 

@@ -133,7 +133,7 @@ def convergence_table(runs: Runs, rates) -> str:
 def blowup_table(runs: Runs) -> str:
     """Per activation, batch and N: s1(W2) per seed, its leading order, the largest
     pre-activation change and the largest one-sample piece per seed."""
-    lines = ["top singular value of W2 per seed, He_3 target, (alpha1, alpha2) = "
+    lines = ["s1(W2) per seed, He_3 target, (alpha1, alpha2) = "
              f"({runs[0]['alpha1']}, {runs[0]['alpha2']})",
              f"{'activation':10} {'batch':6} {'N':>5} {'s1(W2)':>15} {'lead':>5} "
              f"{'max|Delta|':>11} {'one sample':>15}"]

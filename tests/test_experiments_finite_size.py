@@ -1,8 +1,9 @@
 """Tests of companion.experiments.finite_size (chapter "Finite size, honestly") at small N.
 
 Each science check is one that fails if the mechanism the chapter describes is not there:
-heavy-tailed labels make single-sample outliers, reuse with a polynomial activation blows up,
-the first spike's direction converges at the predicted rate, He_3 is seen with reuse only.
+heavy-tailed labels make single-sample outliers that the spike census does not count, reuse
+with a polynomial activation blows up, the first spike's direction converges at the
+predicted rate, He_3 is seen with reuse only.
 """
 
 import numpy as np
@@ -10,6 +11,8 @@ import pytest
 
 import companion as cp
 from companion.experiments import finite_size as fs
+from companion.runs import Runs
+from companion.simulate import simulate
 
 
 def test_preactivation_scale_is_n_to_the_alpha1_minus_half():
@@ -32,76 +35,87 @@ def test_typical_max_label():
 
 
 def test_spike_growth_table():
-    tab = fs.spike_growth_table([(0.35, 0.45), (0.40, 0.25)])
-    assert list(tab["k"]) == [1, 2, 3, 1, 2]
-    np.testing.assert_allclose(tab["exponent"], [0.30, 0.15, 0.0, 0.15, 0.05], atol=1e-12)
-    np.testing.assert_allclose(tab["per_doubling"][4], 2 ** 0.05)
-    assert np.isinf(tab["N_for_factor"][2])
-    np.testing.assert_allclose(tab["N_for_factor"][1], 1000 * 2 ** (1 / 0.15))
+    rows = fs.spike_growth_table([(0.35, 0.45), (0.40, 0.25)])
+    assert [r["k"] for r in rows] == [1, 2, 3, 1, 2]
+    np.testing.assert_allclose([r["exponent"] for r in rows], [0.30, 0.15, 0.0, 0.15, 0.05],
+                               atol=1e-12)
+    assert rows[2]["exponent"] == 0.0 and not np.signbit(rows[2]["exponent"])
+    np.testing.assert_allclose(rows[4]["per_doubling"], 2 ** 0.05)
+    assert np.isinf(rows[2]["N_for_factor"])
+    np.testing.assert_allclose(rows[1]["N_for_factor"], 1000 * 2 ** (1 / 0.15))
 
 
-def test_preactivation_change_matches_run_two_steps_and_theory():
-    out = fs.preactivation_change([150, 600], seeds=2, alpha1=0.35, targets=("he1",))
-    assert out["rms"].shape == (1, 2, 2)
+def test_preactivation_unit_matches_run_two_steps_and_theory():
+    out = fs.PREACTIVATION.run(Ns=[150, 600], seeds=2, targets=("he1",))
+    assert isinstance(out, Runs) and len(out) == 4
     # Same draws as run_two_steps.
     run = cp.run_two_steps(N=150, alpha1=0.35, alpha2=0.1, target="he1", seed=1)
     delta = (run.W1 - run.W0) @ run.X1.T
-    np.testing.assert_allclose(out["rms"][0, 0, 1], np.sqrt(np.mean(delta ** 2)), rtol=1e-10)
-    np.testing.assert_allclose(out["max"][0, 0, 1], np.max(np.abs(delta)), rtol=1e-10)
+    unit = out.where(N=150, seed=1)[0]
+    np.testing.assert_allclose(unit["rms"], np.sqrt(np.mean(delta ** 2)), rtol=1e-10)
+    np.testing.assert_allclose(unit["max"], np.max(np.abs(delta)), rtol=1e-10)
+    np.testing.assert_allclose(unit["max_label"], np.max(np.abs(run.y1)), rtol=1e-12)
     # The size follows C eta1 / sqrt(N) (Gaussian labels) within 25%, and shrinks with N.
-    ratio = out["rms"][0].mean(axis=1) / out["theory_rms"][0]
-    assert np.all(np.abs(ratio - 1) < 0.25), ratio
-    assert out["rms"][0, 1].mean() < out["rms"][0, 0].mean()
+    for N in (150, 600):
+        g = out.where(N=N)
+        assert abs(g.mean("rms") / g.mean("theory_rms") - 1) < 0.25
+    assert out.where(N=600).mean("rms") < out.where(N=150).mean("rms")
 
 
 @pytest.fixture(scope="module")
 def counts():
-    return fs.outlier_counts(N=300, seeds=[0, 1], targets=("he3", "he1"),
-                             batches=("reused", "fresh"), top_k=6)
+    return fs.OUTLIER_COUNTS.run(N=300, seeds=[0, 1])
 
 
 def test_outlier_counts_shapes_and_reproducible(counts):
-    assert counts["s_W2"].shape == (2, 2, 2, 6)
-    assert counts["count_W2_vs_null"].shape == (2, 2, 2)
+    assert len(counts) == 2 * 2 * 2                  # targets x batches x seeds
+    assert counts[0]["s_W2"].shape == (8,) and counts[0]["weight"].shape == (12,)
     # W1 does not depend on the batch setting.
-    np.testing.assert_array_equal(counts["s_W1"][:, 0], counts["s_W1"][:, 1])
-    again = fs.outlier_counts(N=300, seeds=[1], targets=("he3",), batches=("fresh",), top_k=6)
-    np.testing.assert_allclose(again["s_W2"][0, 0, 0], counts["s_W2"][0, 1, 1], rtol=1e-10)
-    assert counts["n_spikes_paper"] == 4
-    assert list(counts["n_spikes_tanh"]) == [2, 2]
+    for target in ("he3", "he1"):
+        np.testing.assert_array_equal(counts.where(target=target, batch="reused").values("s_W1"),
+                                      counts.where(target=target, batch="fresh").values("s_W1"))
+    again = fs.outlier_unit(N=300, alpha1=0.35, alpha2=0.45, target="he3", batch="fresh",
+                            activation="tanh", seed=1)
+    np.testing.assert_allclose(again["s_W2"],
+                               counts.where(target="he3", batch="fresh", seed=1)[0]["s_W2"],
+                               rtol=1e-10)
+    assert set(counts.values("n_spikes_theory")) == {2}      # tanh: 1 + floor(3/2)
+    assert set(counts.values("lambda")) == {3}
 
 
-def test_stack_outlier_counts_joins_targets(counts):
-    part = fs.outlier_counts(N=300, seeds=[0, 1], targets=("he1",), batches=("reused", "fresh"),
-                             top_k=6)
-    joined = fs.stack_outlier_counts([
-        fs.outlier_counts(N=300, seeds=[0, 1], targets=("he3",), batches=("reused", "fresh"),
-                          top_k=6), part])
-    assert list(joined["targets"]) == ["he3", "he1"]
-    for key in ("s_W2", "count_W2_vs_null", "proj", "cos2_sample"):
-        np.testing.assert_allclose(joined[key], counts[key], rtol=1e-10)
-    with pytest.raises(ValueError):
-        fs.stack_outlier_counts([part, fs.outlier_counts(N=200, seeds=[0, 1], targets=("he3",),
-                                                         top_k=6)])
+def test_outlier_census_is_the_one_the_command_line_reports(counts):
+    # The chapter counts spikes exactly as `python -m companion simulate --null` does.
+    report = simulate(N=300, alpha1=0.35, alpha2=0.45, batch="reused", target="he3",
+                          seed=0, null=True)
+    unit = counts.where(target="he3", batch="reused", seed=0)[0]
+    assert report["n_outliers"]["W2_vs_null"] == unit["census"]
+    np.testing.assert_allclose(report["null_bulk_edge"], unit["edge_null"], rtol=1e-5)
 
 
-def test_heavy_tailed_labels_make_single_sample_outliers(counts):
+def test_heavy_tailed_labels_make_single_sample_outliers_the_census_ignores(counts):
+    he3_fresh = counts.where(target="he3", batch="fresh")
+    he1_fresh = counts.where(target="he1", batch="fresh")
     # Fresh batch: W2's second right singular vector points at the input of the largest
     # |y| for He_3 labels, not for Gaussian (He_1) labels.
-    he3_fresh, he1_fresh = counts["cos2_sample"][0, 1], counts["cos2_sample"][1, 1]
-    assert he3_fresh.mean() > 0.3
-    assert he1_fresh.mean() < 0.1
-    # And He_3 gives more values above the Marchenko-Pastur edge than He_1.
-    assert counts["count_W2"][0, 1].mean() > counts["count_W2"][1, 1].mean()
+    assert he3_fresh.mean("cos2_sample") > 0.3
+    assert he1_fresh.mean("cos2_sample") < 0.1
+    # He_3 gives more values above the Marchenko-Pastur edge than He_1 ...
+    assert he3_fresh.mean("count_W2") > he1_fresh.mean("count_W2")
+    # ... but those are off the powers of a: the census counts the first spike only.
+    assert set(counts.values("census")) == {1}
+    for r in he3_fresh:
+        above = np.asarray(r["s_census"]) > 2.04
+        assert np.all(np.asarray(r["weight"])[above][1:] < 0.25)
 
 
 def test_headline_spread_and_ordering():
-    out = fs.headline_spread([600], seeds=3, settings=(("reused", 0.35, 0.45),
-                                                       ("fresh", 0.35, 0.45)))
-    assert out["proj"].shape == (2, 1, 3)
-    reused, fresh = out["proj"][0, 0], out["proj"][1, 0]
+    out = fs.HEADLINE_SPREAD.run(Ns=[600], seeds=3, settings=(("reused", 0.35, 0.45),
+                                                             ("fresh", 0.35, 0.45)))
+    assert len(out) == 6
+    reused = out.where(batch="reused").values("projection")
+    fresh = out.where(batch="fresh").values("projection")
     assert reused.mean() > 1.5 * fresh.mean()
-    assert fresh.mean() > out["chance"][0]     # heavy-tailed samples carry beta* a little
+    assert fresh.mean() > 4 / 600               # heavy-tailed samples carry beta* a little
     assert fs.ordering_probability(reused, fresh, 1) > 0.5
 
 
@@ -116,6 +130,11 @@ def test_ordering_probability_and_seeds_needed():
     assert fs.seeds_needed([1.0, 3.0], [0.0, 0.0], z=2) == pytest.approx(4 * 2.0 / 4.0)
 
 
+def test_log_slope():
+    Ns = np.array([100, 200, 400, 800])
+    assert fs.log_slope(Ns, 3.0 * Ns ** -0.4) == pytest.approx(-0.4)
+
+
 def test_first_spike_prediction_gap_closes_like_n_to_minus_two_alpha():
     pred = fs.first_spike_prediction([1000, 16000], 0.2, 0.2)
     slope = np.log((1 - pred["overlap2"][1]) / (1 - pred["overlap2"][0])) / np.log(16)
@@ -123,22 +142,34 @@ def test_first_spike_prediction_gap_closes_like_n_to_minus_two_alpha():
     assert pred["limit"] == pytest.approx(0.5)
 
 
-def test_alignment_convergence_direction_converges():
-    out = fs.alignment_convergence([100, 800], seeds=2, alphas=((0.20, 0.20), (0.35, 0.45)))
-    assert out["s1"].shape == (2, 2, 2)
-    gap = 1 - out["overlap2"][0].mean(axis=1)
-    assert gap[1] < gap[0]                                   # the direction converges
-    assert np.all(np.abs(out["overlap2"][0].mean(axis=1) - out["overlap2_pred"][0]) < 0.05)
+def test_convergence_direction_converges_with_intervals():
+    runs = fs.CONVERGENCE.run(Ns=[100, 400, 800], seeds=2, alphas=((0.20, 0.20), (0.35, 0.45)))
+    assert len(runs) == 12
+    clean = runs.where(alpha1=0.20)
+    gap = [1 - clean.where(N=N).mean("overlap2") for N in (100, 400, 800)]
+    assert gap[-1] < gap[0]                                  # the direction converges
+    for N in (100, 400, 800):
+        g = clean.where(N=N)
+        assert abs(g.mean("overlap2") - g.mean("overlap2_pred")) < 0.05
     # At (0.35, 0.45) the pre-activation changes are not small: the first spike falls far
     # short of its leading-order size, and its direction misses more than 1/theta^2.
-    assert np.all(out["s1"][1] < 0.85 * out["s1_pred"][1][:, None])
-    assert np.all(1 - out["overlap2"][1].mean(axis=1) > 2 * (1 - out["overlap2_pred"][1]))
+    head = runs.where(alpha1=0.35)
+    assert np.all(head.values("s1") < 0.85 * head.values("s1_pred"))
+    for N in (100, 400, 800):
+        g = head.where(N=N)
+        assert 1 - g.mean("overlap2") > 2 * (1 - g.mean("overlap2_pred"))
+    rates = fs.convergence_rates(runs)
+    assert [(r["alpha1"], r["alpha2"]) for r in rates] == [(0.20, 0.20), (0.35, 0.45)]
+    for r in rates:
+        assert r["gap_low"] <= r["gap"] + 1e-12 and r["gap"] <= r["gap_high"] + 1e-12
+        assert r["deficit_low"] <= r["deficit_high"]
+    assert rates[0]["gap_pred"] == pytest.approx(-0.4, abs=0.03)
 
 
 def test_polynomial_activation_with_reuse_blows_up():
-    out = fs.polynomial_blowup([300], seeds=[0], batches=("reused",))
-    tanh_s1, poly_s1 = out["s1"][0, 0, 0, 0], out["s1"][1, 0, 0, 0]
-    assert poly_s1 > 30 * tanh_s1
-    assert poly_s1 > 30 * out["theory_s1"][1, 0]
+    out = fs.BLOWUP.run(Ns=[300], seeds=[0], batches=("reused",))
+    tanh, poly = out.where(activation="tanh")[0], out.where(activation="hermite:0,1,1,1")[0]
+    assert poly["s1"] > 30 * tanh["s1"]
+    assert poly["s1"] > 30 * poly["theory_s1"]
     # One sample makes it: the largest single-sample piece is of the size of s1.
-    assert 0.3 < out["single_sample"][1, 0, 0, 0] / poly_s1 < 1.5
+    assert 0.3 < poly["single_sample"] / poly["s1"] < 1.5

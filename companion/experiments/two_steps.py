@@ -51,10 +51,40 @@ def fit_slopes(Ns: Sequence[int], sizes: np.ndarray) -> np.ndarray:
     return slope.reshape(y.shape[1:])
 
 
+def is_precision_check(run, largest_N: int) -> bool:
+    """A float32 repeat of a float64 unit below the largest size (the paper scale's check of
+    how much the precision of its largest runs moves the numbers): not part of the N sweep."""
+    return run.params.get("dtype") == "float32" and run.params["N"] < largest_N
+
+
+def sweep_runs(runs):
+    """``runs`` without their precision checks (:func:`is_precision_check`)."""
+    largest = max(runs.unique("N"))
+    return runs.where(predicate=lambda r: not is_precision_check(r, largest))
+
+
+def precision_agreement(runs, keys) -> dict:
+    """Largest relative difference, over the precision checks of ``runs`` and the float64
+    runs with the same parameters and seed, of each result in ``keys`` (``None`` without
+    checks): how much float32 moves the numbers at the size where both were run."""
+    largest = max(runs.unique("N"))
+    checks = runs.where(predicate=lambda r: is_precision_check(r, largest))
+    if not len(checks):
+        return {k: None for k in keys}
+    out = {k: 0.0 for k in keys}
+    for c in checks:
+        params = {k: v for k, v in c.params.items() if k != "dtype"}
+        twin = runs.where(seed=c.seed, predicate=lambda r: "dtype" not in r.params, **params)
+        for k in keys:
+            a, b = np.asarray(c[k], float), np.asarray(twin[0][k], float)
+            out[k] = max(out[k], float(np.max(np.abs(a - b) / np.maximum(np.abs(b), 1e-300))))
+    return out
+
+
 def sizes_by_N(runs, alpha1: float, alpha2: float, key: str, batch: str = "reused"):
-    """(Ns, values [N, seed]) of one result of the two-step runs at one point and batch
-    (every N must have the same number of seeds)."""
-    sel = runs.where(alpha1=alpha1, alpha2=alpha2, batch=batch)
+    """(Ns, values [N, seed]) of one result of the two-step runs at one point and batch,
+    precision checks left out (every N must have the same number of seeds)."""
+    sel = sweep_runs(runs).where(alpha1=alpha1, alpha2=alpha2, batch=batch)
     Ns = sorted(sel.unique("N"))
     return np.array(Ns), np.array([sel.where(N=N).values(key) for N in Ns], float)
 

@@ -61,11 +61,14 @@ def _missing(ax, title: str) -> None:
 
 
 def spike_runs(spikes: Runs, point=SPIKE_POINT) -> Runs:
-    """The runs of panel (a): the point, default step constants c1 = c2 = 1."""
+    """The runs of panel (a): the point, default step constants c1 = c2 = 1, without the
+    float32 precision checks."""
+    from ..experiments.two_steps import sweep_runs
+
     sel = spikes.where(alpha1=point[0], alpha2=point[1])
     if len(sel) and "c1" in sel[0].params:
         sel = sel.where(c1=1.0, c2=1.0)
-    return sel
+    return sweep_runs(sel) if len(sel) else sel
 
 
 def spike_panel(ax, spikes: Runs, activations=SPIKE_ACTIVATIONS, point=SPIKE_POINT) -> list:

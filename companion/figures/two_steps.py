@@ -342,8 +342,9 @@ def left_vectors(runs: Runs, rows: int = 6):
 
 # -- E11: the spikes appear one by one -------------------------------------------------------
 def _emergence_runs(runs: Runs) -> Runs:
-    """The runs with the default step constants c1 = c2 = 1."""
-    return runs.where(c1=1.0, c2=1.0)
+    """The runs with the default step constants c1 = c2 = 1, precision checks left out."""
+    from ..experiments.two_steps import sweep_runs
+    return sweep_runs(runs.where(c1=1.0, c2=1.0))
 
 
 def _log_ticks(ax, Ns) -> None:

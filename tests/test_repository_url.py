@@ -47,3 +47,13 @@ def test_rewriting_changes_every_copy_and_nothing_else(tmp_path):
         assert after.replace("someone/renamed", src.slug).replace("cd renamed", f"cd {src.name}") \
             .replace("/blob/dev/", f"/blob/{src.branch}/") == text, path
     shutil.rmtree(repo)
+
+
+def test_readme_launch_links_open_existing_notebooks():
+    import re
+    text = (ROOT / "README.md").read_text()
+    paths = re.findall(r"mybinder\.org/v2/gh/[^)\s]*?urlpath=(?:lab/tree|tree)/([^)\s&]+\.ipynb)", text)
+    paths += re.findall(r"colab\.research\.google\.com/github/[^)\s]*?/blob/[^/]+/([^)\s]+\.ipynb)", text)
+    assert paths, "README.md has no Binder or Colab link to a notebook"
+    missing = [p for p in paths if not (ROOT / p).is_file()]
+    assert not missing, f"README.md links to notebooks that do not exist: {missing}"

@@ -275,7 +275,7 @@ def execute(nb: dict, python: Path, workdir: Path, kernel_env: dict, label: str,
     (kernel / "kernel.json").write_text(json.dumps({
         "argv": [str(python), "-m", "ipykernel_launcher", "-f", "{connection_file}"],
         "display_name": "play", "language": "python"}))
-    node = nbformat.from_dict(nb)
+    node = nbformat.reads(json.dumps(nb), as_version=4)  # sources as strings
     saved = os.environ.get("JUPYTER_PATH")
     os.environ["JUPYTER_PATH"] = str(spec_dir)
     try:

@@ -77,7 +77,8 @@ def binder(tmp_path_factory):
     run([python, "-c", "import matplotlib.pyplot, seaborn"])  # matplotlib's font cache
     book = base / "book"
     shutil.copytree(repo / "book", book)
-    return SimpleNamespace(python=python, book=book, runs={})
+    yield SimpleNamespace(python=python, book=book, runs={})
+    shutil.rmtree(base / "venv", ignore_errors=True)  # about 700 MB
 
 
 def _binder_run(binder, stem):
@@ -159,7 +160,8 @@ def colab(tmp_path_factory):
     content = base / "content"  # Colab's working directory: no repository around
     content.mkdir()
     env = _play.clean_env(IPYTHONDIR=str(base / "ipython"))
-    return SimpleNamespace(python=python, repo=repo, content=content, env=env)
+    yield SimpleNamespace(python=python, repo=repo, content=content, env=env)
+    shutil.rmtree(base / "venv", ignore_errors=True)
 
 
 def _colab_notebook(stem: str, repo: Path) -> dict:
@@ -177,8 +179,8 @@ def _colab_notebook(stem: str, repo: Path) -> dict:
     url = _play.repository().source(ROOT).url
     first["source"] = text.replace(f"git+{url}", repo.resolve().as_uri())
     probe = COLAB_PROBE.format(eids=_play.stored_experiments())
-    nb["cells"].append({"cell_type": "code", "execution_count": None, "metadata": {},
-                        "outputs": [], "source": probe})
+    nb["cells"].append({"cell_type": "code", "execution_count": None, "id": "play-probe",
+                        "metadata": {}, "outputs": [], "source": probe})
     return nb
 
 

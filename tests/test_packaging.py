@@ -15,10 +15,10 @@ from __future__ import annotations
 import ast
 import json
 import re
+import shutil
 import sys
 import tarfile
 import zipfile
-from pathlib import Path
 
 import pytest
 from packaging.requirements import Requirement
@@ -244,4 +244,5 @@ def test_plain_pip_install_runs_the_command_line(checkout, tmp_path):
          "--out", work / "x"], cwd=work, timeout=1800,
         label="packaging: python -m companion reproduce --scale small --only E6")
     written = sorted(p.name for p in (work / "x").glob("E6.*"))
+    shutil.rmtree(tmp_path / "venv", ignore_errors=True)
     assert {"E6.png", "E6.csv", "E6.json", "E6.npz"} <= set(written), written

@@ -107,6 +107,23 @@ def test_binder_installs_the_package_with_its_stored_runs(binder):
                                "jupyterlab-myst)")
 
 
+THREADS = """
+import json
+import numpy, scipy.linalg
+from threadpoolctl import threadpool_info
+print(json.dumps([(i["internal_api"], i["num_threads"]) for i in threadpool_info()]))
+"""
+
+
+def test_the_thread_variables_reach_every_blas(binder):
+    """The one-thread run below means something only if every BLAS and OpenMP library that
+    numpy and scipy load honours the variables."""
+    env = _play.clean_env(**{var: "1" for var in _play.THREAD_VARS})
+    pools = json.loads(run([binder.python, "-c", THREADS], env=env).stdout)
+    assert pools, "threadpoolctl finds no BLAS library"
+    assert all(n == 1 for _, n in pools), f"with the thread variables set to 1: {pools}"
+
+
 @pytest.mark.parametrize("stem", CHAPTERS)
 def test_binder_chapter_runs_with_figures_and_stored_runs(binder, stem):
     proc, cells = _binder_run(binder, stem)

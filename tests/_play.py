@@ -118,8 +118,13 @@ def requirement_pins(names) -> list[str]:
 
 
 def stored_experiments() -> list[str]:
-    """The experiments whose paper-scale runs ship with the package."""
-    return sorted(p.stem for p in (ROOT / "companion" / "data" / "paper").glob("E*.npz"))
+    """The experiments whose stored runs a reader must find: those shipped in
+    companion/data/paper and those a chapter names in its code (``store.load("E11")``)."""
+    eids = {p.stem for p in (ROOT / "companion" / "data" / "paper").glob("E*.npz")}
+    for stem in chapters():
+        for cell in code_cells(read_nb(ROOT / (stem + ".ipynb"))):
+            eids |= set(re.findall(r"[\"'](E\d+)[\"']", source(cell)))
+    return sorted(eids, key=lambda e: int(e[1:]))
 
 
 # --- the chapters ------------------------------------------------------------------------------

@@ -100,8 +100,9 @@ def test_binder_installs_the_package_with_its_stored_runs(binder):
         f"in {probe['site']}")
     assert Path(probe["data"]).is_relative_to(probe["site"]), probe
     assert not probe["missing"], (
-        f"after `pip install .` the stored runs {probe['missing']} are not found in "
-        f"{probe['data']}: check [tool.setuptools.package-data] in pyproject.toml")
+        f"after `pip install .` the stored runs {probe['missing']}, which the chapters read, "
+        f"are not found in {probe['data']}: are they in companion/data/paper, and shipped "
+        f"([tool.setuptools.package-data] in pyproject.toml)?")
     assert probe["myst_lab"], ("the JupyterLab MyST extension is not installed: glue roles and "
                                "{prf:...} blocks would show as raw text (requirements.txt: "
                                "jupyterlab-myst)")
@@ -136,10 +137,12 @@ def test_binder_chapter_runs_with_figures_and_stored_runs(binder, stem):
 def test_one_blas_thread_gives_the_stored_outputs(binder, stem):
     proc, _ = _binder_run(binder, stem)
     assert proc.returncode == 0, (
-        f"nbval with one BLAS thread (OPENBLAS_NUM_THREADS=1, ...) differs from the outputs "
-        f"stored in {stem}.ipynb: some printed value depends on the summation order; print it "
-        f"at a precision the computation supports (companion.book.fmt).\n"
-        f"{proc.stdout[-6000:]}\n{proc.stderr[-2000:]}")
+        f"nbval with one BLAS thread (OPENBLAS_NUM_THREADS=1, ...), in a fresh Binder "
+        f"environment, differs from the outputs stored in {stem}.ipynb. Either a printed value "
+        f"depends on the summation order (print it at a precision the computation supports: "
+        f"companion.book.fmt), or the stored outputs do not come from the code and stored "
+        f"runs that a fresh install has (re-execute the chapter; see also the Binder test "
+        f"of this chapter).\n{proc.stdout[-6000:]}\n{proc.stderr[-2000:]}")
 
 
 # --- Colab -------------------------------------------------------------------------------------

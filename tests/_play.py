@@ -117,6 +117,12 @@ def requirement_pins(names) -> list[str]:
     return [pins[n] for n in names]
 
 
+def shipped_experiments() -> list[str]:
+    """The experiments whose stored runs are in companion/data/paper."""
+    return sorted((p.stem for p in (ROOT / "companion" / "data" / "paper").glob("E*.npz")),
+                  key=lambda e: int(e[1:]))
+
+
 def stored_experiments() -> list[str]:
     """The experiments whose stored runs a reader must find: those shipped in
     companion/data/paper and those a chapter names in its code (``store.load("E11")``)."""

@@ -4,18 +4,26 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: venv test book clean
+.PHONY: venv test test-quick book repository-url clean
 
+# The pinned environment, then the package itself, editable (Binder installs the same
+# file and then the package non-editable: tests/test_anywhere.py plays that).
 $(BIN)/activate: requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -r requirements.txt
+	$(BIN)/pip install --quiet -r requirements.txt -e .
 	touch $(BIN)/activate
 
 venv: $(BIN)/activate
 
+# Everything, the slow tests included (fresh Binder and Colab environments, one BLAS thread,
+# the built book's launch links): what CI runs.
 test: venv
 	$(BIN)/python -m pytest
+
+# Without the slow tests (no fresh environments): for a quick check while editing.
+test-quick: venv
+	$(BIN)/python -m pytest -m "not slow"
 
 # --all: every page is re-read and every chapter re-executed, so a change in companion/ is never
 # shown with stale numbers and every warning is raised again. The first import builds
@@ -24,6 +32,12 @@ test: venv
 book: venv
 	$(BIN)/python -c "import matplotlib.pyplot, seaborn"
 	env -u MPLBACKEND $(BIN)/jupyter-book build --all -W -n --keep-going .
+
+# The repository's address lives in _config.yml (repository.url, repository.branch); this
+# writes it into every place that must hold it literally (the Colab cell of each chapter,
+# README, the intro, pyproject). tests/test_repository_url.py checks that they agree.
+repository-url:
+	$(PYTHON) tools/repository_url.py --write
 
 clean:
 	rm -rf _build

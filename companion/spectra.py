@@ -41,9 +41,9 @@ _BASIS_BYTES = 256 * 2**20
 # the values come out far more accurate), and of the separated singular vectors.
 _TOL_VALUE = {np.dtype(np.float64): 1e-12, np.dtype(np.float32): 1e-9}
 _TOL_VECTOR = {np.dtype(np.float64): 1e-9, np.dtype(np.float32): 1e-6}
-# Every triplet, inside a bulk too, satisfies W v = s u and ||W^T u - s v|| <= this times
-# s_1^2 / s.
-_TOL_RESIDUAL = {np.dtype(np.float64): 1e-8, np.dtype(np.float32): 1e-5}
+# Every triplet, inside a bulk too, satisfies W v = s u and W^T u = s v to this times
+# s_1^2 / s (the Gram residual relative to s_1^2).
+_TOL_RESIDUAL = {np.dtype(np.float64): 1e-7, np.dtype(np.float32): 1e-5}
 # A value whose gap to its neighbours is at least this fraction of it counts as separated, and
 # then its singular vectors must be accurate too.
 _SEPARATED = 0.05
@@ -51,6 +51,10 @@ _SEPARATED = 0.05
 # accuracy (measured: 4e-13 relative at 1e-5 in float64, 5e-8 at 1e-2 in float32); top-k sets
 # that reach below it are recomputed by PROPACK, which works on W itself.
 _RANGE = {np.dtype(np.float64): 1e-4, np.dtype(np.float32): 1e-2}
+# float64 matrices with this many entries (from 1024 x 1024 to 8192 x 8192) are first iterated
+# on in float32 (a copy of 4 bytes per entry), whose products take half the time; the float64
+# iterations that follow start from its Ritz vectors and decide convergence.
+_MIXED_SIZES = (1 << 20, 1 << 26)
 # Matrices with at least this many entries are multiplied with all of BLAS's threads.
 _WIDE_PRODUCTS = 1 << 20
 SINGULAR_VALUE_METHODS = ("gram", "lapack")
@@ -107,12 +111,14 @@ def gram_bytes(N: int, d: int) -> int:
 def top_singular_bytes(N: int, d: int, k: int, itemsize: int = 8) -> int:
     """Working memory of :func:`top_singular` on an N x d matrix of the given item size: the
     float64 Krylov basis (at most ``_BASIS_BYTES`` before a thick restart) and its projection,
-    a block of products in both spaces, and the k singular vectors returned."""
+    a block of products in both spaces, the k singular vectors returned, and for a float64
+    matrix of 2^20 to 2^26 entries its float32 copy."""
     m, big = min(N, d), max(N, d)
     b = min(k + _BLOCK_EXTRA, m)
     rows = _basis_rows(m, k, b)
+    copy32 = 4 * N * d if itemsize == 8 and _MIXED_SIZES[0] <= N * d <= _MIXED_SIZES[1] else 0
     return (8 * rows * m + 8 * rows * rows + b * (N + d) * (8 + itemsize)
-            + k * (N + d) * (8 + itemsize) + 8 * k * big)
+            + k * (N + d) * (8 + itemsize) + 8 * k * big + copy32)
 
 
 def _basis_rows(m: int, k: int, b: int) -> int:
@@ -134,14 +140,17 @@ def top_singular(W, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
     The iteration stops when residual bounds guarantee the values to 1e-12 relative, the
     vectors of separated values (gap to the neighbours >= 5% of the value) to an angle of
-    1e-9, and every triplet to ||W v - s u||, ||W^T u - s v|| <= 1e-8 s_1^2 / s (float32:
+    1e-9, and every triplet to ||W v - s u||, ||W^T u - s v|| <= 1e-7 s_1^2 / s (float32:
     1e-9, 1e-6, 1e-5 for the float32 matrix). The triplets returned are the SVD of W
-    restricted to the converged subspace (one more product), so that one of the two relations,
-    W v = s u if N >= d, else W^T u = s v, holds to rounding. Measured against LAPACK:
-    values to about 1e-14, vectors of separated values to 1e-15, at the top 8 or 16 of
-    bulks with and without outliers (``tests/test_spectra.py``); at N = 2048 this takes 50 to
-    70 products with a block, where PROPACK takes about 300 matrix-vector products
-    (``benchmarks/run.py``).
+    restricted to the converged subspace (one more product), so that one of the two
+    relations, W v = s u if N >= d, else W^T u = s v, holds to rounding. A float64 matrix of
+    2^20 to 2^26 entries is first iterated on in float32 (a copy; products in half the time)
+    and the float64 iterations start from its Ritz vectors; they alone decide convergence, so
+    the guarantees are the same. Measured against LAPACK: values to about 1e-14, vectors of
+    separated values to 1e-15, at the top 8 to 16 of bulks with and without outliers
+    (``tests/test_spectra.py``). At N = 2048 the top 8 takes 40 to 65 products with a block
+    (about a third of them in float64), where PROPACK takes about 300 matrix-vector products
+    (``benchmarks/run.py``, which also times them).
 
     Fallbacks: if the block method has not converged within ``_MAX_STEPS`` iterations it warns
     (``RuntimeWarning``) and uses Lanczos bidiagonalization (PROPACK through
@@ -155,10 +164,19 @@ def top_singular(W, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     m = min(W.shape)
     if k > m:
         raise ValueError(f"k must be at most min(N, d) = {m}, got {k}")
+    return _top_singular(W, k)[0]
+
+
+def _top_singular(W: np.ndarray, k: int):
+    """:func:`top_singular` for a checked W and k: ``((U, s, Vt), info)``, where ``info`` says
+    which ``solver`` gave the result ("block", "propack" or "dense") and, for the block method,
+    counts its products with W (``products``; ``products_float32`` of the float32 start) as
+    :func:`_block_lanczos` does."""
+    m = min(W.shape)
     b = min(k + _BLOCK_EXTRA, m)
     if k >= m - 1 or m <= 64 or 2 * (k + b) >= m:
         U, s, Vt = scipy.linalg.svd(W, full_matrices=False, check_finite=False)
-        return U[:, :k], s[:k], Vt[:k]
+        return (U[:, :k], s[:k], Vt[:k]), {"solver": "dense"}
     check_fits_in_memory(top_singular_bytes(*W.shape, k, W.dtype.itemsize),
                          f"the top {k} singular vectors of a {W.shape[0]} x {W.shape[1]} matrix")
     # Only the products with W use all of BLAS's threads: the small operations of the method
@@ -171,16 +189,20 @@ def top_singular(W, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
                   or [1])
     wide = threads if W.size >= _WIDE_PRODUCTS and threads > 1 else None
     with ctl.limit(limits=1, user_api="blas"):
-        out, info = _block_lanczos(W, k, b, _MAX_STEPS, _LANCZOS_SEED, wide)
-    if out is not None:
-        if out[1][-1] < _RANGE[W.dtype] * out[1][0]:
-            return _propack(W, k)       # a graded spectrum: see the docstring
-        return out
-    warnings.warn(f"top_singular: block Lanczos did not converge in {info['steps']} iterations "
-                  f"({info['products']} products) for the top {k} singular values of a "
-                  f"{W.shape[0]} x {W.shape[1]} matrix; falling back to PROPACK", RuntimeWarning,
-                  stacklevel=2)
-    return _propack(W, k)
+        start, info32 = _float32_start(W, k, b, wide) if _mixed(W) else (None, {})
+        out, info = _block_lanczos(W, k, b, _MAX_STEPS, _LANCZOS_SEED, wide, start)
+    info.update(solver="block", products_float32=info32.get("products", 0))
+    if out is None:
+        warnings.warn(f"top_singular: block Lanczos did not converge in {info['steps']} "
+                      f"iterations ({info['products']} products) for the top {k} singular values "
+                      f"of a {W.shape[0]} x {W.shape[1]} matrix; falling back to PROPACK",
+                      RuntimeWarning, stacklevel=3)
+    elif out[1][-1] < _RANGE[W.dtype] * out[1][0]:
+        out = None                      # a graded spectrum: see top_singular's docstring
+    if out is None:
+        info["solver"] = "propack"
+        out = _propack(W, k)
+    return out, info
 
 
 def _propack(W: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -202,6 +224,23 @@ def _propack(W: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]
     return U[:, order], s[order], Vt[order]
 
 
+def _mixed(W: np.ndarray) -> bool:
+    """Whether top_singular starts W (float64) from float32 iterations."""
+    return W.dtype == np.float64 and _MIXED_SIZES[0] <= W.size <= _MIXED_SIZES[1]
+
+
+def _float32_start(W: np.ndarray, k: int, b: int, wide):
+    """(V, info): the top b Ritz vectors of block Lanczos on float32(W), whose products take
+    half the time of float64's, to start the float64 iterations, which then check and refine
+    them; V is None if W's entries do not fit float32's range."""
+    with np.errstate(over="ignore", under="ignore"):
+        W32 = W.astype(np.float32)
+    top, bottom = float(np.max(W32)), float(np.min(W32))
+    if not (np.isfinite(top) and np.isfinite(bottom) and max(top, -bottom) > 1e-30):
+        return None, {}
+    return _block_lanczos(W32, k, b, _MAX_STEPS, _LANCZOS_SEED, wide, ritz=True)
+
+
 def _threads(n):
     """BLAS limited to n threads inside the block (n=None: unchanged)."""
     if not n:
@@ -220,7 +259,8 @@ def _blas_controller():
     return _CONTROLLER
 
 
-def _block_lanczos(W: np.ndarray, k: int, b: int, max_steps: int, seed: int, wide=None):
+def _block_lanczos(W: np.ndarray, k: int, b: int, max_steps: int, seed: int, wide=None,
+                   start=None, tols=None, ritz=False):
     """Top-k singular triplets of W by block Lanczos on G = A^T A, A = W (N >= d) or W^T.
 
     Returns ``((U, s, Vt), info)``, or ``(None, info)`` if the residuals do not meet the
@@ -228,7 +268,9 @@ def _block_lanczos(W: np.ndarray, k: int, b: int, max_steps: int, seed: int, wid
     W^T) with a block of ``block`` vectors (two per step and one at the end), the ``steps``,
     the Rayleigh-Ritz ``checks``, the thick ``restarts`` and the final ``basis`` size, and
     ``trace`` lists (step, basis size, log of the residual over its tolerance, largest
-    residual) at each check.
+    residual) at each check. ``start`` (b x m rows) replaces the random start block; ``tols``
+    the tolerances (value, vector, residual); with ``ritz=True`` the top b Ritz vectors (rows,
+    float64) are returned in place of the triplets, converged or not.
 
     The basis Q (rows, float64) spans the block Krylov space of G; each step multiplies the
     newest block by G (two products in W's dtype), orthogonalizes the result against the
@@ -246,18 +288,19 @@ def _block_lanczos(W: np.ndarray, k: int, b: int, max_steps: int, seed: int, wid
     m = A.shape[1]
     dt = W.dtype
     eps = float(np.finfo(dt).eps)
-    tols = (_TOL_VALUE[dt], _TOL_VECTOR[dt], _TOL_RESIDUAL[dt])
+    tols = tols or (_TOL_VALUE[dt], _TOL_VECTOR[dt], _TOL_RESIDUAL[dt])
     rows = _basis_rows(m, k, b)
     p_max = rows - b                     # basis size that triggers a thick restart
     keep = min(k + b, p_max - b)         # Ritz vectors kept by a restart
     rng = np.random.default_rng(seed)
     Q = np.empty((rows, m))
     H = np.zeros((rows, rows))
-    Q[:b], _ = _orthonormalize(rng.standard_normal((b, m)), Q[:0], 1.0, eps, rng)
+    Q[:b], _ = _orthonormalize(rng.standard_normal((b, m)) if start is None else start, Q[:0],
+                               1.0, eps, rng)
     p, lo = b, 0                         # basis Q[:p]; newest block Q[lo:p]
     info = {"block": b, "products": 0, "steps": 0, "checks": 0, "restarts": 0, "basis": p,
             "trace": []}
-    next_check = max(2, math.ceil((k + 1) / b))
+    next_check = max(2, math.ceil((k + 1) / b)) if start is None else 1
     last = None                          # (step, deficit) at the previous check
     c = None
     while True:
@@ -288,7 +331,7 @@ def _block_lanczos(W: np.ndarray, k: int, b: int, max_steps: int, seed: int, wid
         full = p + bn > p_max
         if step >= next_check or bn == 0 or full or step >= max_steps:
             info["checks"] += 1
-            n_ritz = min(p, max(k + 1, keep if full else 0))
+            n_ritz = min(p, max(k + 1, keep if full else 0, b if ritz else 0))
             theta, Z = scipy.linalg.eigh(H[:p, :p], subset_by_index=[p - n_ritz, p - 1],
                                          driver="evr", check_finite=False)
             theta, Z = theta[::-1], Z[:, ::-1]
@@ -299,7 +342,7 @@ def _block_lanczos(W: np.ndarray, k: int, b: int, max_steps: int, seed: int, wid
                 break
             if step >= max_steps:
                 info["basis"] = p
-                return None, info
+                return (Z[:, :b].T @ Q[:p] if ritz else None), info
             if last is not None and last[1] > deficit:
                 # the log-residual falls about linearly (faster near the end): check again a
                 # little before the step where the present rate predicts convergence
@@ -325,6 +368,8 @@ def _block_lanczos(W: np.ndarray, k: int, b: int, max_steps: int, seed: int, wid
         H[lo:p, p:p + bn] = R[:bn].T
         lo, p = p, p + bn
     info["basis"] = p
+    if ritz:
+        return Z[:, :b].T @ Q[:p], info
     V = Z[:, :k].T @ Q[:p]               # Ritz vectors (rows) in the m-dimensional space
     with _threads(wide):
         B = V.astype(dt, copy=False) @ A.T   # k x (larger side): A restricted to them

@@ -86,8 +86,8 @@ def test_top_singular_agrees_with_lapack(shape, spikes, dtype, no_fallback):
     np.testing.assert_allclose(s, s_ref[:k], rtol=rtol)
     assert np.all(np.diff(s) <= 0)
     # every returned triplet: W v = s u and W^T u = s v, one to rounding (the SVD of W on the
-    # converged subspace), the other to the residual bound 1e-8 s_1^2 / s (float32: 1e-5)
-    W64, bound = W.astype(np.float64), (1e-8 if dtype == np.float64 else 1e-5) * s[0] ** 2
+    # converged subspace), the other to the residual bound 1e-7 s_1^2 / s (float32: 1e-5)
+    W64, bound = W.astype(np.float64), (1e-7 if dtype == np.float64 else 1e-5) * s[0] ** 2
     assert np.all(np.linalg.norm(W64 @ Vt.T - U * s, axis=0) <= bound / s)
     assert np.all(np.linalg.norm(W64.T @ U - Vt.T * s, axis=0) <= bound / s)
     # vectors of separated values (relative gap >= 5%): the alignments downstream code takes
@@ -118,10 +118,10 @@ def test_top_singular_of_a_bulk_without_outliers(shape, no_fallback):
     np.testing.assert_allclose(s, s_ref[:16], rtol=1e-10)
     # the 16th value is inside the bulk: its gap to the 17th is a small fraction of it
     assert (s_ref[15] - s_ref[16]) / s_ref[15] < 0.02
-    # W v = s u and W^T u = s v, one to rounding and the other to 1e-8 s_1^2 / s
+    # W v = s u and W^T u = s v, one to rounding and the other to 1e-7 s_1^2 / s
     exact, bounded = (W @ Vt.T - U * s, W.T @ U - Vt.T * s)[:: 1 if shape[0] >= shape[1] else -1]
     assert np.max(np.abs(exact)) < 1e-13
-    assert np.all(np.linalg.norm(bounded, axis=0) <= 1e-8 * s[0] ** 2 / s)
+    assert np.all(np.linalg.norm(bounded, axis=0) <= 1e-7 * s[0] ** 2 / s)
     assert np.array_equal(s, s_again) and np.array_equal(U, U2) and np.array_equal(Vt, Vt2)
 
 
@@ -134,6 +134,32 @@ def test_top_singular_at_the_bulk_edge_with_no_gap(dtype, no_fallback):
         s_ref = scipy.linalg.svdvals(W.astype(np.float64))
         assert (s_ref[11] - s_ref[12]) / s_ref[11] < 0.01
         np.testing.assert_allclose(s, s_ref[:12], rtol=1e-10 if dtype == np.float64 else 1e-5)
+
+
+@pytest.mark.parametrize("shape,spikes,k", [((300, 500), "several", 8), ((500, 300), "none", 12),
+                                            ((600, 600), "one", 16)])
+def test_top_singular_from_a_float32_start(shape, spikes, k, monkeypatch, no_fallback):
+    # float64 matrices of 2^20 to 2^26 entries are first iterated on in float32; the float64
+    # iterations that follow decide convergence, so the contract is the same
+    import companion.spectra as sp
+
+    monkeypatch.setattr(sp, "_MIXED_SIZES", (0, 1 << 40))
+    W = _spiked(*shape, SPIKES[spikes], seed=20 + k)
+    (U, s, Vt), info = sp._top_singular(W, k)
+    assert info["solver"] == "block" and info["products_float32"] > info["products"] > 0
+    U_ref, s_ref, Vt_ref = scipy.linalg.svd(W, full_matrices=False)
+    np.testing.assert_allclose(s, s_ref[:k], rtol=1e-10)
+    for residual in (W @ Vt.T - U * s, W.T @ U - Vt.T * s):
+        assert np.all(np.linalg.norm(residual, axis=0) <= 1e-7 * s[0] ** 2 / s)
+    n = len(SPIKES[spikes])
+    np.testing.assert_allclose(np.abs(np.sum(Vt[:n] * Vt_ref[:n], axis=1)), 1, atol=1e-9)
+    again = sp._top_singular(W, k)[0]
+    assert all(np.array_equal(x, y) for x, y in zip((U, s, Vt), again))
+    # entries beyond float32's range (or below it) skip the float32 start
+    for scale in (1e-150, 1e150):
+        (_, s2, _), info = sp._top_singular(W * scale, k)
+        assert info["products_float32"] == 0
+        np.testing.assert_allclose(s2, s_ref[:k] * scale, rtol=1e-10)
 
 
 def test_top_singular_is_deterministic_and_seeded(monkeypatch):
@@ -208,9 +234,12 @@ def test_top_singular_edge_cases():
 def test_typical_book_matrices_use_the_block_method(no_fallback):
     # the chapters' matrices (2000 x 2000 W2 after two reused steps, a W0 bulk without outliers)
     # converge within the budget: no warning (the strict book build fails on stderr)
+    import companion.spectra as sp
+
     run = cp.run_two_steps(N=2000, target="he1+he3", seed=0)
     for W, k in ((run.W2, 16), (run.W0, 8)):
-        s = cp.top_singular(W, k)[1]
+        (_, s, _), info = sp._top_singular(W, k)
+        assert info["solver"] == "block" and info["products_float32"] > 0
         np.testing.assert_allclose(s, cp.singular_values(W)[:k], rtol=1e-10)
 
 

@@ -278,29 +278,45 @@ def _count_propack_matvecs(W, k) -> int:
     return count[0]
 
 
+def _limited(fn, threads):
+    """fn run with BLAS limited to ``threads`` (None: unchanged)."""
+    from threadpoolctl import threadpool_limits
+
+    def run():
+        with threadpool_limits(limits=threads, user_api="blas"):
+            return fn()
+    return run
+
+
 def bench_topk(N: int, repeats: int) -> list[dict]:
     run = cp.run_two_steps(N=N, alpha1=0.35, alpha2=0.45, batch="reused", target="he1+he3",
                            seed=0)
     rows = []
     for name, W, k in (("W0", run.W0, 8), ("W1", run.W1, 8), ("W2", run.W2, 8),
                        ("W2", run.W2, 16), ("W0", run.W0, 16)):
-        b = min(k + spectra._BLOCK_EXTRA, N)
-        _, info = spectra._block_lanczos(W, k, b, spectra._MAX_STEPS, spectra._LANCZOS_SEED)
+        _, info = spectra._top_singular(W, k)
+        b = info.get("block", k)
         Q = np.random.default_rng(0).standard_normal((b, N))
+        Q32, W32 = Q.astype(np.float32), W.astype(np.float32)
         x = np.random.default_rng(0).standard_normal(N)
+        # one step's two products, W^T (W Q), as the method does them (in both precisions, on
+        # one BLAS thread below _WIDE_PRODUCTS entries)
+        threads = None if W.size >= spectra._WIDE_PRODUCTS else 1
         t = interleaved_times({
             "topk": lambda: cp.top_singular(W, k),
             "propack": lambda: spectra._propack(W, k),
-            # one step's two products, W^T (W Q), as the method does them
-            "product_pair": lambda: (Q @ W.T) @ W,
+            "product_pair": _limited(lambda: (Q @ W.T) @ W, threads),
+            "product_pair_float32": _limited(lambda: (Q32 @ W32.T) @ W32, threads),
             "matvec_pair": lambda: W.T @ (W @ x),
         }, repeats)
-        row = {"matrix": name, "N": N, "k": k, "block": b,
-               **{key: info[key] for key in ("products", "steps", "checks", "basis")},
+        row = {"matrix": name, "N": N, "k": k, "block": b, "solver": info["solver"],
+               **{key: info.get(key) for key in ("products", "products_float32", "steps",
+                                                  "checks", "basis")},
                "propack_matvecs": _count_propack_matvecs(W, k)}
         for key, (med, ts) in t.items():
             row[f"{key}_s"], row[f"{key}_times"] = med, ts
-        row["products_s"] = row["product_pair_s"] * row["products"] / 2
+        row["products_s"] = (row["product_pair_s"] * row["products"]
+                             + row["product_pair_float32_s"] * row["products_float32"]) / 2
         row["products_fraction"] = row["products_s"] / row["topk_s"]
         row["propack_matvecs_s"] = row["matvec_pair_s"] * row["propack_matvecs"] / 2
         row["paired_ratio_vs_propack"] = paired_ratio(row["topk_times"], row["propack_times"])
@@ -337,21 +353,19 @@ run = cp.run_two_steps(N=N, alpha1=0.35, alpha2=0.45, batch="reused", target="he
 t_steps = time.perf_counter() - t0
 rss_run = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
 t1 = time.perf_counter()
-U, s, Vt = cp.top_singular(run.W2, 16)
+(U, s, Vt), info = spectra._top_singular(run.W2, 16)   # top_singular, with its counts
 t_top = time.perf_counter() - t1
 cos2 = cp.cos2_with_directions(Vt, run.target.directions)
 proj = cp.subspace_projection(Vt[:4], run.target.directions)
 terms = cp.term_sizes(run.W2 - run.W0, run.a, 4)
 total = time.perf_counter() - t0
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
-b = 16 + spectra._BLOCK_EXTRA
-_, info = (None, {}) if "--no-count" in sys.argv else spectra._block_lanczos(
-    run.W2, 16, b, spectra._MAX_STEPS, spectra._LANCZOS_SEED)
 print(json.dumps({"N": N, "dtype": dtype, "steps_s": t_steps, "top16_s": t_top,
                   "total_s": total, "peak_rss_gib": peak, "peak_rss_after_run_gib": rss_run,
                   "estimate_gib": estimate_run_bytes(N, N, N, "reused",
                                                      np.dtype(dtype).itemsize) / 2**30,
-                  "top16_products": info.get("products"), "top16_block": b,
+                  "top16_products": info.get("products"),
+                  "top16_products_float32": info.get("products_float32"),
                   "top_singular_values": [float(v) for v in s],
                   "top4_projection": [float(v) for v in proj]}))
 """
@@ -360,7 +374,7 @@ print(json.dumps({"N": N, "dtype": dtype, "steps_s": t_steps, "top16_s": t_top,
 def bench_scale(N: int, dtypes=("float32", "float64")) -> list[dict]:
     rows = []
     for dtype in dtypes:
-        res = subprocess.run([sys.executable, "-c", SCALE_SCRIPT, str(N), dtype, "--no-count"],
+        res = subprocess.run([sys.executable, "-c", SCALE_SCRIPT, str(N), dtype],
                              capture_output=True, text=True, cwd=ROOT, check=True)
         rows.append(json.loads(res.stdout))
     return rows
@@ -417,8 +431,9 @@ def markdown_table(results: dict) -> str:
                     f"({paired_ratio(t['ours_topk_times'], t['torch_times']):.2f}) | |")
     for r in results.get("topk", []):
         rows.append(
-            f"| top-{r['k']} of {r['matrix']} (N = {r['N']}): {r['products']} products with a "
-            f"block of {r['block']} | {r['topk_s'] * 1e3:.0f} ms, of which products "
+            f"| top-{r['k']} of {r['matrix']} (N = {r['N']}): {r['products_float32']} float32 + "
+            f"{r['products']} float64 products with a block of {r['block']} | "
+            f"{r['topk_s'] * 1e3:.0f} ms, of which products "
             f"{r['products_s'] * 1e3:.0f} ms ({r['products_fraction']:.0%}) | PROPACK "
             f"{r['propack_s'] * 1e3:.0f} ms, {r['propack_matvecs']} matrix-vector products | "
             f"{r['topk_s'] / r['propack_s']:.2f} ({r['paired_ratio_vs_propack']:.2f}) | |")
@@ -430,7 +445,8 @@ def markdown_table(results: dict) -> str:
         goal = {("float64", 16384): "<= 12 GiB", ("float32", 16384): "<= 6 GiB",
                 ("float64", 8192): "<= 4 GiB", ("float32", 8192): "<= 2.5 GiB"}.get(
                     (r["dtype"], r["N"]), "")
-        est = f" (estimate {r['estimate_gib']:.2f} GiB)" if "estimate_gib" in r else ""
+        est = (f" (estimate of the arrays {r['estimate_gib']:.2f} GiB)" if "estimate_gib" in r
+               else "")
         split = (f"; steps {r['steps_s']:.0f} s, top-16 {r['top16_s']:.0f} s"
                  if "top16_s" in r else "")
         rows.append(f"| full reused run, N = d = n = {r['N']}, {r['dtype']}: two steps, top-16, "
@@ -510,13 +526,15 @@ def main() -> None:
         results["topk"] = rows
         print("\n2. top-k against its own products (block Lanczos) and PROPACK")
         for r in rows:
-            print(f"   top-{r['k']:2d} of {r['matrix']} (N = {r['N']}): {r['products']} products "
-                  f"with a block of {r['block']} ({r['steps']} steps, {r['checks']} "
+            print(f"   top-{r['k']:2d} of {r['matrix']} (N = {r['N']}): "
+                  f"{r['products_float32']} float32 + {r['products']} float64 products with a "
+                  f"block of {r['block']} (float64: {r['steps']} steps, {r['checks']} "
                   f"Rayleigh-Ritz checks, basis {r['basis']}); {r['topk_s'] * 1e3:.0f} ms, of "
                   f"which products {r['products_s'] * 1e3:.0f} ms "
-                  f"({r['products_fraction']:.0%}, one product "
-                  f"{r['product_pair_s'] / 2 * 1e3:.1f} ms) | PROPACK {r['propack_s'] * 1e3:.0f} "
-                  f"ms, {r['propack_matvecs']} matrix-vector products "
+                  f"({r['products_fraction']:.0%}; one product "
+                  f"{r['product_pair_s'] / 2 * 1e3:.1f} ms, float32 "
+                  f"{r['product_pair_float32_s'] / 2 * 1e3:.1f} ms) | PROPACK "
+                  f"{r['propack_s'] * 1e3:.0f} ms, {r['propack_matvecs']} matrix-vector products "
                   f"({r['propack_matvecs_s'] * 1e3:.0f} ms of them); paired ratio "
                   f"{r['paired_ratio_vs_propack']:.2f}")
 

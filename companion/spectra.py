@@ -47,10 +47,11 @@ _TOL_RESIDUAL = {np.dtype(np.float64): 1e-7, np.dtype(np.float32): 1e-5}
 # A value whose gap to its neighbours is at least this fraction of it counts as separated, and
 # then its singular vectors must be accurate too.
 _SEPARATED = 0.05
-# Through the Gram operator, singular values below this fraction of the largest lose relative
-# accuracy (measured: 4e-13 relative at 1e-5 in float64, 5e-8 at 1e-2 in float32); top-k sets
-# that reach below it are recomputed by PROPACK, which works on W itself.
-_RANGE = {np.dtype(np.float64): 1e-4, np.dtype(np.float32): 1e-2}
+# Through the Gram operator, singular values far below the largest lose relative accuracy
+# (measured on graded spectra: 1e-13 relative at 1e-5 s_1 and 8e-12 at 1e-6 s_1 in float64,
+# 1e-7 at 2e-3 s_1 and 2e-7 at 1e-3 s_1 in float32); a top k that reaches below this fraction
+# of s_1 is recomputed by PROPACK, which works on W itself.
+_RANGE = {np.dtype(np.float64): 1e-5, np.dtype(np.float32): 2e-3}
 # float64 matrices with this many entries (from 1024 x 1024 to 8192 x 8192) are first iterated
 # on in float32 (a copy of 4 bytes per entry), whose products take half the time; the float64
 # iterations that follow start from its Ritz vectors and decide convergence.
@@ -154,10 +155,10 @@ def top_singular(W, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
     Fallbacks: if the block method has not converged within ``_MAX_STEPS`` iterations it warns
     (``RuntimeWarning``) and uses Lanczos bidiagonalization (PROPACK through
-    ``scipy.sparse.linalg.svds``, then ARPACK); a top k that spans more than four orders of
-    magnitude (two in float32), where the Gram operator loses the relative accuracy of the
-    smallest values, is recomputed the same way without a warning; a dense SVD is used when
-    the matrix is small or k is close to min(N, d).
+    ``scipy.sparse.linalg.svds``, then ARPACK); a top k that spans more than five orders of
+    magnitude (float32: s_k < 2e-3 s_1), where the Gram operator loses the relative accuracy of
+    the smallest values, is recomputed the same way without a warning; a dense SVD is used
+    when the matrix is small or k is close to min(N, d).
     """
     W = finite_array(W, "W", 2)
     k = positive_int(k, "k")
@@ -179,11 +180,12 @@ def _top_singular(W: np.ndarray, k: int):
         return (U[:, :k], s[:k], Vt[:k]), {"solver": "dense"}
     check_fits_in_memory(top_singular_bytes(*W.shape, k, W.dtype.itemsize),
                          f"the top {k} singular vectors of a {W.shape[0]} x {W.shape[1]} matrix")
-    # Only the products with W use all of BLAS's threads: the small operations of the method
-    # (Gram-Schmidt against the basis, the Rayleigh-Ritz eigensolver, Cholesky) run on one,
-    # where a second thread gains little and, on a busy machine, waiting threads made them
-    # ten times slower (measured: 26 s instead of 2 s for the top 8 of a 2048 x 2048 W0 with
-    # the load average at 9 on 2 cores).
+    # Only the products with W and the Gram-Schmidt products with the basis use all of BLAS's
+    # threads (for a matrix of at least _WIDE_PRODUCTS entries): the small operations (the
+    # Rayleigh-Ritz eigensolver, Cholesky, triangular solves) run on one, where a second
+    # thread gains little and, on a busy machine, waiting threads made them ten times slower
+    # (measured: 26 s instead of 2 s for the top 8 of a 2048 x 2048 W0 with the load average
+    # at 9 on 2 cores).
     ctl = _blas_controller()
     threads = max([lib["num_threads"] for lib in ctl.info() if lib["user_api"] == "blas"]
                   or [1])
@@ -319,11 +321,12 @@ def _block_lanczos(W: np.ndarray, k: int, b: int, max_steps: int, seed: int, wid
         step = info["steps"]
         Y = Y.astype(np.float64, copy=False)
         scale = float(np.linalg.norm(Y))
-        C = Y @ Q[:p].T                  # block row of H = Q G Q^T
-        Y -= C @ Q[:p]
-        C2 = Y @ Q[:p].T                 # second pass of Gram-Schmidt
-        Y -= C2 @ Q[:p]
-        C += C2
+        with _threads(wide):
+            C = Y @ Q[:p].T              # block row of H = Q G Q^T
+            Y -= C @ Q[:p]
+            C2 = Y @ Q[:p].T             # second pass of Gram-Schmidt
+            Y -= C2 @ Q[:p]
+            C += C2
         H[lo:p, :p] = C
         H[:p, lo:p] = C.T
         bn = min(b, m - p)               # size of the next block (the space may run out)
@@ -385,7 +388,8 @@ def _orthonormalize(Y, Qb, scale, eps, rng):
 
     Cholesky QR twice (one b x b Gram matrix per pass), which is accurate while Y is well
     conditioned; otherwise an SVD, so that directions of Y that are numerically zero are
-    recognized: their rows of R are set to zero and they are replaced by random directions,
+    recognized (below 8 eps times the size of Y before Gram-Schmidt): their rows of R are set
+    to zero and they are replaced by random directions,
     and every direction much smaller than Y was (where Gram-Schmidt leaves errors of order
     eps * scale / size) is orthogonalized against the basis once more.
     """
@@ -401,7 +405,7 @@ def _orthonormalize(Y, Qb, scale, eps, rng):
         pass
     Ua, S, Qn = np.linalg.svd(Y, full_matrices=False)   # Y = Ua diag(S) Qn
     R = S[:, None] * Ua.T
-    dead = S <= 64 * eps * max(scale, 1e-300) * math.sqrt(Y.shape[1])
+    dead = S <= 8 * eps * max(scale, 1e-300)
     if np.any(dead):
         R[dead] = 0.0
         Qn[dead] = rng.standard_normal((int(dead.sum()), Y.shape[1]))

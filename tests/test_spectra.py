@@ -212,6 +212,8 @@ def test_top_singular_thick_restart(monkeypatch):
 
 
 def test_top_singular_edge_cases():
+    import companion.spectra as sp
+
     rng = np.random.default_rng(8)
     # rank 3 < k: the extra values are zeros
     W = rng.standard_normal((300, 3)) @ rng.standard_normal((3, 400))
@@ -227,8 +229,17 @@ def test_top_singular_edge_cases():
     Qa = np.linalg.qr(rng.standard_normal((300, 300)))[0]
     Qb = np.linalg.qr(rng.standard_normal((400, 300)))[0]
     s_true = 10.0 ** -np.arange(300.0)
-    s = cp.top_singular((Qa * s_true) @ Qb.T, 8)[1]
+    (_, s, _), info = sp._top_singular((Qa * s_true) @ Qb.T, 8)
     np.testing.assert_allclose(s, s_true[:8], rtol=1e-10)
+    assert info["solver"] == "propack"
+    # within the range (float64: 1 down to 3e-5; float32: down to 3e-3) the block method keeps
+    # the relative accuracy
+    for dtype, span, rtol in ((np.float64, 3e-5, 1e-10), (np.float32, 3e-3, 1e-5)):
+        s_true = np.r_[span ** (np.arange(8) / 7), span * np.linspace(0.9, 0.01, 292)]
+        W = ((Qa * s_true) @ Qb.T).astype(dtype)
+        (_, s, _), info = sp._top_singular(W, 8)
+        assert info["solver"] == "block"
+        np.testing.assert_allclose(s, scipy.linalg.svdvals(W.astype(np.float64))[:8], rtol=rtol)
 
 
 def test_typical_book_matrices_use_the_block_method(no_fallback):

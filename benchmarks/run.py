@@ -1,22 +1,29 @@
-"""Benchmarks of the companion (issue: performance and scale). Not part of the test suite.
+"""Benchmarks of the companion (issues: performance and scale; spectra). Not part of the test suite.
 
-    python benchmarks/run.py            # everything, about 10-15 minutes on 2 cores
+    python benchmarks/run.py            # everything, about 25 minutes on 2 cores
     python benchmarks/run.py --quick    # smaller sizes, a smoke run of the same code
+    python benchmarks/run.py --table    # the README's table from benchmarks/results.json
 
-Every figure is a median over repetitions, reported as a ratio against a baseline timed in the
-same process on the same arrays:
+Every figure is a median over repetitions that alternate between the companion and its
+baseline (so that a busy phase of a shared machine hits both), reported with the ratio of the
+medians and the median of the ratios of back-to-back repetitions:
 
-1. baseline a researcher would write: PyTorch autograd (`loss.backward()` on the correlation
-   loss) for the two steps, then `torch.linalg.svdvals(W2)`, against companion's two steps plus
-   the spectrum the book needs (top-k Lanczos; a full spectrum for histograms is a second row);
-2. the floor: companion's two-step update against the four N x n x d matrix products it
-   cannot avoid;
-3. scale: wall time and peak resident memory of a full N = d = n = 8192 reused run with the
-   top-16 singular values and all alignments, float64 and float32 (each in a fresh process);
-4. the book: time to execute each chapter at its default sizes.
+1. the command line's job, ``python -m companion simulate --N 2048 --json`` (data, two steps,
+   the top 8 singular values of W0, W1 and W2, alignments), against a plain PyTorch script that
+   produces the same numbers (autograd for the two steps, ``torch.linalg.svdvals`` of the three
+   matrices; a second variant takes the alignments from ``torch.linalg.svd`` of W2), both as
+   whole processes (start-up and imports included) and in-process, with a profile of both;
+2. the top-k singular triplets against their own matrix products: how many products of the
+   N x d matrix with a block the block Lanczos method used, the time of one such product, and
+   PROPACK's count of matrix-vector products on the same matrices;
+3. the floor: the two-step update against the four N x n x d products it cannot avoid;
+4. scale: wall time and peak resident memory of a full N = d = n = 16384 reused run (two
+   steps, top-16 singular triplets, alignments), float32 and float64, each in a fresh process,
+   against the memory estimate checked before allocating;
+5. the book: time to execute each chapter at its default sizes.
 
-Results are printed as a table and written to benchmarks/results.json with the machine's
-description (CPU, cores, BLAS and its threads).
+Results are printed and written to benchmarks/results.json with the machine's description (CPU,
+cores, BLAS and its threads).
 """
 
 from __future__ import annotations
@@ -25,7 +32,6 @@ import argparse
 import json
 import os
 import platform
-import resource
 import statistics
 import subprocess
 import sys
@@ -37,6 +43,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 import companion as cp  # noqa: E402
+from companion import spectra  # noqa: E402
+from companion.simulate import simulate  # noqa: E402
 
 
 def median_time(fn, repeats: int) -> tuple[float, list[float]]:
@@ -60,6 +68,12 @@ def interleaved_times(fns: dict, repeats: int) -> dict:
     return {name: (statistics.median(v), v) for name, v in times.items()}
 
 
+def paired_ratio(candidate_times, baseline_times) -> float:
+    """Median over repetitions of candidate / baseline timed back to back: less sensitive to a
+    machine whose speed drifts during the run than the ratio of the two medians."""
+    return statistics.median(c / b for c, b in zip(candidate_times, baseline_times))
+
+
 def machine() -> dict:
     from threadpoolctl import threadpool_info
 
@@ -76,11 +90,17 @@ def machine() -> dict:
             "blas": [{k: p.get(k) for k in ("internal_api", "version", "architecture",
                                              "num_threads")} for p in threadpool_info()]}
     try:
+        import scipy
+        info["scipy"] = scipy.__version__
         import torch
         info["torch"] = torch.__version__
         info["torch_threads"] = torch.get_num_threads()
     except ImportError:
         info["torch"] = None
+    try:
+        info["load_average_at_start"] = os.getloadavg()
+    except OSError:
+        pass
     return info
 
 
@@ -90,28 +110,6 @@ def problem(N: int, seed: int = 0):
     target = cp.make_target("he1+he3", N, rng)
     X, y = target.sample(N, rng)
     return W0, a, X, y, target
-
-
-# -- 1. against PyTorch autograd --------------------------------------------------------------
-def torch_two_steps(W0, a, X, y, eta1, eta2):
-    """The baseline a researcher would write: two steps by autograd on the correlation loss."""
-    import torch
-
-    Wt = torch.from_numpy(W0.copy())
-    at, Xt, yt = torch.from_numpy(a), torch.from_numpy(X), torch.from_numpy(y)
-    for eta in (eta1, eta2):
-        W = Wt.clone().requires_grad_(True)
-        loss = -(yt * (torch.tanh(Xt @ W.T) @ at)).mean()   # correlation loss
-        loss.backward()
-        with torch.no_grad():
-            Wt = W - eta * W.grad
-    return Wt
-
-
-def torch_two_steps_svdvals(W0, a, X, y, eta1, eta2):
-    import torch
-
-    return torch.linalg.svdvals(torch_two_steps(W0, a, X, y, eta1, eta2)).numpy()
 
 
 def four_products(W0, X):
@@ -126,82 +124,263 @@ def four_products(W0, X):
     return run
 
 
-def bench_vs_torch(N: int, repeats: int) -> dict:
+# -- 1. the command line's job against PyTorch -----------------------------------------------
+# A plain PyTorch script with the command line's output: data (Gaussian inputs, he1 + he3 on two
+# orthonormal directions, W0 with entries N(0, 1/d), a with entries N(0, 1/N)), two steps of
+# gradient descent on the correlation loss by autograd, eta_t = N^alpha_t, the top 8 singular
+# values of W0, W1 and W2 from torch.linalg.svdvals, and (vectors=True) the alignments of the
+# top right singular vectors of W2 from torch.linalg.svd. Run as `python -c TORCH_SCRIPT N
+# [vectors]`, or through job(N, vectors) in-process.
+TORCH_SCRIPT = r'''
+import json, math, sys, time
+import torch
+
+def job(N, vectors=False, data=None, seed=0):
+    t0 = time.perf_counter()
+    dt = torch.float64
+    if data is None:
+        g = torch.Generator().manual_seed(seed)
+        beta = torch.linalg.qr(torch.randn(N, 2, generator=g, dtype=dt))[0].T
+        W0 = torch.randn(N, N, generator=g, dtype=dt) / math.sqrt(N)
+        a = torch.randn(N, generator=g, dtype=dt) / math.sqrt(N)
+        X = torch.randn(N, N, generator=g, dtype=dt)
+        z = X @ beta.T
+        y = z[:, 0] + (z[:, 1] ** 3 - 3 * z[:, 1]) / math.sqrt(6)
+    else:
+        W0, a, X, y, beta = data
+    Ws = [W0]
+    for eta in (N ** 0.35, N ** 0.45):
+        W = Ws[-1].clone().requires_grad_(True)
+        loss = -(y * (torch.tanh(X @ W.T) @ a)).mean()     # correlation loss
+        loss.backward()
+        with torch.no_grad():
+            Ws.append(W - eta * W.grad)
+    out = {"singular_values": {}}
+    for name, W in zip(("W0", "W1", "W2"), Ws):
+        if name == "W2" and vectors:
+            _, s, Vh = torch.linalg.svd(W, full_matrices=False)
+            cos2 = (Vh[0] @ beta.T) ** 2
+            proj = ((Vh[:4] @ beta.T) ** 2).sum(0)
+            out["alignment"] = {"top_vector_cos2": cos2.tolist(), "top4_projection": proj.tolist()}
+        else:
+            s = torch.linalg.svdvals(W)
+        out["singular_values"][name] = s[:8].tolist()
+    out["seconds"] = round(time.perf_counter() - t0, 2)
+    return out
+
+if __name__ == "__main__":
+    print(json.dumps(job(int(sys.argv[1]), len(sys.argv) > 2 and sys.argv[2] == "vectors")))
+'''
+
+
+def torch_two_steps(N, data):
+    """The two autograd steps of the PyTorch script alone, on given data."""
     import torch
 
-    W0, a, X, y, _ = problem(N)
-    eta1, eta2 = N ** 0.35, N ** 0.45
+    W0, a, X, y, _ = data
+    W = W0
+    for eta in (N ** 0.35, N ** 0.45):
+        W = W.clone().requires_grad_(True)
+        loss = -(y * (torch.tanh(X @ W.T) @ a)).mean()
+        loss.backward()
+        with torch.no_grad():
+            W = W - eta * W.grad
+    return W
+
+
+def _torch_job():
+    namespace = {"__name__": "torch_job"}
+    exec(compile(TORCH_SCRIPT, "torch_script", "exec"), namespace)
+    return namespace["job"]
+
+
+def _process(args) -> float:
+    t0 = time.perf_counter()
+    subprocess.run(args, capture_output=True, text=True, cwd=ROOT, check=True)
+    return time.perf_counter() - t0
+
+
+def bench_cli_vs_torch(N: int, repeats: int) -> dict:
+    import torch
+
+    job = _torch_job()
     out = {"N": N}
-    _, W2 = cp.two_step_update(W0, a, X, y, eta1, eta2)
-    W2t = torch.from_numpy(W2)
+    # whole processes: python start-up and imports included on both sides
+    cmds = {"companion": [sys.executable, "-m", "companion", "simulate", "--N", str(N), "--json"],
+            "torch": [sys.executable, "-c", TORCH_SCRIPT, str(N)],
+            "torch_vectors": [sys.executable, "-c", TORCH_SCRIPT, str(N), "vectors"]}
+    for name, cmd in cmds.items():            # warm the file cache
+        _process(cmd)
+    times = {name: [] for name in cmds}
+    for _ in range(repeats):
+        for name, cmd in cmds.items():
+            times[name].append(_process(cmd))
+    out["process"] = {f"{name}_times": v for name, v in times.items()}
+    out["process"].update({f"{name}_s": statistics.median(v) for name, v in times.items()})
+
+    # in-process, with the parts of both jobs
+    run = cp.run_two_steps(N=N, alpha1=0.35, alpha2=0.45, batch="reused", target="he1+he3",
+                           seed=0)
+    W0, a, X, y = run.W0, run.a, run.X1, run.y1
+    data = tuple(torch.from_numpy(np.ascontiguousarray(v)) for v in
+                 (W0, a, X, y, run.target.directions))
+    Wt = [torch.from_numpy(W) for W in (run.W0, run.W1, run.W2)]
     fns = {
-        "torch": lambda: torch_two_steps_svdvals(W0, a, X, y, eta1, eta2),
-        "ours_topk": lambda: cp.singular_values(cp.two_step_update(W0, a, X, y, eta1, eta2)[1], 16),
-        "ours_full": lambda: cp.singular_values(cp.two_step_update(W0, a, X, y, eta1, eta2)[1]),
-        # the parts, for the profile
-        "torch_steps": lambda: torch_two_steps(W0, a, X, y, eta1, eta2),
-        "torch_svdvals": lambda: torch.linalg.svdvals(W2t),
-        "ours_steps": lambda: cp.two_step_update(W0, a, X, y, eta1, eta2),
-        "ours_top16": lambda: cp.top_singular(W2, 16),
+        "companion": lambda: simulate(N=N),
+        "torch": lambda: job(N),
+        "torch_vectors": lambda: job(N, vectors=True),
+        # the parts
+        "companion_run": lambda: cp.run_two_steps(N=N, alpha1=0.35, alpha2=0.45,
+                                                  batch="reused", target="he1+he3", seed=0),
+        "companion_update": lambda: cp.two_step_update(W0, a, X, y, N ** 0.35, N ** 0.45),
+        "companion_top8x3": lambda: [cp.top_singular(W, 8) for W in (run.W0, run.W1, run.W2)],
+        "torch_steps": lambda: torch_two_steps(N, data),
+        "torch_svdvalsx3": lambda: [torch.linalg.svdvals(W) for W in Wt],
+        "torch_svd_W2": lambda: torch.linalg.svd(Wt[2], full_matrices=False),
         "four_products": four_products(W0, X),
     }
-    s_torch = torch_two_steps_svdvals(W0, a, X, y, eta1, eta2)
-    s_ours = cp.singular_values(W2)
-    out["max_rel_diff_singular_values"] = float(np.max(np.abs(s_torch - s_ours) / s_ours[0]))
-    for name, (med, times) in interleaved_times(fns, repeats).items():
-        out[f"{name}_s"], out[f"{name}_times"] = med, times
-    out["ratio_topk"] = out["ours_topk_s"] / out["torch_s"]
-    out["ratio_full"] = out["ours_full_s"] / out["torch_s"]
-    # no float64 implementation of the same two steps can beat the four products it must do
-    out["ratio_floor_bound"] = out["four_products_s"] / out["torch_s"]
+    for name in ("companion", "torch", "torch_vectors"):
+        fns[name]()                           # warm-up (threads, caches, torch's first call)
+    for name, (med, ts) in interleaved_times(fns, repeats).items():
+        out[f"{name}_s"], out[f"{name}_times"] = med, ts
+    # the same output: PyTorch's steps on the companion's data give the same singular values
+    ours = simulate(N=N)
+    theirs = job(N, vectors=True, data=data)
+    out["max_rel_diff_top8"] = max(
+        float(np.max(np.abs(np.array(ours["singular_values"][w]) - theirs["singular_values"][w])
+                     / np.array(ours["singular_values"][w]))) for w in ("W0", "W1", "W2"))
+    out["max_abs_diff_alignment"] = max(
+        float(np.max(np.abs(np.array(ours["alignment"][key]) - theirs["alignment"][key])))
+        for key in ("top_vector_cos2", "top4_projection"))
+    for where, d in (("process", out["process"]), ("inproc", out)):
+        for base in ("torch", "torch_vectors"):
+            d[f"ratio_vs_{base}"] = d["companion_s"] / d[f"{base}_s"]
+            d[f"paired_ratio_vs_{base}"] = paired_ratio(d["companion_times"], d[f"{base}_times"])
     return out
 
 
-# -- 2. against the four unavoidable products -------------------------------------------------
+# -- 2. the top-k against its own products ----------------------------------------------------
+def _count_propack_matvecs(W, k) -> int:
+    from scipy.sparse.linalg import LinearOperator
+
+    count = [0]
+
+    def mv(x):
+        count[0] += 1 if x.ndim == 1 else x.shape[1]
+        return W @ x
+
+    def rmv(x):
+        count[0] += 1 if x.ndim == 1 else x.shape[1]
+        return W.T @ x
+
+    op = LinearOperator(W.shape, matvec=mv, rmatvec=rmv, matmat=mv, rmatmat=rmv, dtype=W.dtype)
+    spectra._propack(op, k)
+    return count[0]
+
+
+def _limited(fn, threads):
+    """fn run with BLAS limited to ``threads`` (None: unchanged)."""
+    from threadpoolctl import threadpool_limits
+
+    def run():
+        with threadpool_limits(limits=threads, user_api="blas"):
+            return fn()
+    return run
+
+
+def bench_topk(N: int, repeats: int) -> list[dict]:
+    run = cp.run_two_steps(N=N, alpha1=0.35, alpha2=0.45, batch="reused", target="he1+he3",
+                           seed=0)
+    rows = []
+    for name, W, k in (("W0", run.W0, 8), ("W1", run.W1, 8), ("W2", run.W2, 8),
+                       ("W2", run.W2, 16), ("W0", run.W0, 16)):
+        _, info = spectra._top_singular(W, k)
+        b = info.get("block", k)
+        Q = np.random.default_rng(0).standard_normal((b, N))
+        Q32, W32 = Q.astype(np.float32), W.astype(np.float32)
+        x = np.random.default_rng(0).standard_normal(N)
+        # one step's two products, W^T (W Q), as the method does them (in both precisions, on
+        # one BLAS thread below _WIDE_PRODUCTS entries)
+        threads = None if W.size >= spectra._WIDE_PRODUCTS else 1
+        t = interleaved_times({
+            "topk": lambda: cp.top_singular(W, k),
+            "propack": lambda: spectra._propack(W, k),
+            "product_pair": _limited(lambda: (Q @ W.T) @ W, threads),
+            "product_pair_float32": _limited(lambda: (Q32 @ W32.T) @ W32, threads),
+            "matvec_pair": lambda: W.T @ (W @ x),
+        }, repeats)
+        row = {"matrix": name, "N": N, "k": k, "block": b, "solver": info["solver"],
+               **{key: info.get(key) for key in ("products", "products_float32", "steps",
+                                                  "checks", "basis")},
+               "propack_matvecs": _count_propack_matvecs(W, k)}
+        for key, (med, ts) in t.items():
+            row[f"{key}_s"], row[f"{key}_times"] = med, ts
+        row["products_s"] = (row["product_pair_s"] * row["products"]
+                             + row["product_pair_float32_s"] * row["products_float32"]) / 2
+        row["products_fraction"] = row["products_s"] / row["topk_s"]
+        row["propack_matvecs_s"] = row["matvec_pair_s"] * row["propack_matvecs"] / 2
+        row["paired_ratio_vs_propack"] = paired_ratio(row["topk_times"], row["propack_times"])
+        rows.append(row)
+    return rows
+
+
+# -- 3. against the four unavoidable products -------------------------------------------------
 def bench_vs_floor(N: int, repeats: int) -> dict:
     W0, a, X, y, _ = problem(N)
     eta1, eta2 = N ** 0.35, N ** 0.45
+
     def ours():
         cp.two_step_update(W0, a, X, y, eta1, eta2)
 
     t = interleaved_times({"floor": four_products(W0, X), "ours": ours}, repeats)
     (floor_s, floor_times), (ours_s, ours_times) = t["floor"], t["ours"]
     return {"N": N, "floor_s": floor_s, "floor_times": floor_times, "ours_s": ours_s,
-            "ours_times": ours_times, "ratio": ours_s / floor_s}
+            "ours_times": ours_times, "ratio": ours_s / floor_s,
+            "paired_ratio": paired_ratio(ours_times, floor_times)}
 
 
-# -- 3. scale ----------------------------------------------------------------------------------
+# -- 4. scale ----------------------------------------------------------------------------------
 SCALE_SCRIPT = r"""
 import json, resource, sys, time
 import numpy as np
 import companion as cp
+from companion import spectra
+from companion.network import estimate_run_bytes
 N, dtype = int(sys.argv[1]), sys.argv[2]
 t0 = time.perf_counter()
 run = cp.run_two_steps(N=N, alpha1=0.35, alpha2=0.45, batch="reused", target="he1+he3",
                        seed=0, dtype=dtype)
 t_steps = time.perf_counter() - t0
-U, s, Vt = cp.top_singular(run.W2, 16)
+rss_run = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
+t1 = time.perf_counter()
+(U, s, Vt), info = spectra._top_singular(run.W2, 16)   # top_singular, with its counts
+t_top = time.perf_counter() - t1
 cos2 = cp.cos2_with_directions(Vt, run.target.directions)
 proj = cp.subspace_projection(Vt[:4], run.target.directions)
 terms = cp.term_sizes(run.W2 - run.W0, run.a, 4)
 total = time.perf_counter() - t0
-print(json.dumps({"N": N, "dtype": dtype, "steps_s": t_steps, "total_s": total,
-                  "peak_rss_gib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20,
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
+print(json.dumps({"N": N, "dtype": dtype, "steps_s": t_steps, "top16_s": t_top,
+                  "total_s": total, "peak_rss_gib": peak, "peak_rss_after_run_gib": rss_run,
+                  "estimate_gib": estimate_run_bytes(N, N, N, "reused",
+                                                     np.dtype(dtype).itemsize) / 2**30,
+                  "top16_products": info.get("products"),
+                  "top16_products_float32": info.get("products_float32"),
                   "top_singular_values": [float(v) for v in s],
                   "top4_projection": [float(v) for v in proj]}))
 """
 
 
-def bench_scale(N: int) -> list[dict]:
+def bench_scale(N: int, dtypes=("float32", "float64")) -> list[dict]:
     rows = []
-    for dtype in ("float64", "float32"):
+    for dtype in dtypes:
         res = subprocess.run([sys.executable, "-c", SCALE_SCRIPT, str(N), dtype],
                              capture_output=True, text=True, cwd=ROOT, check=True)
         rows.append(json.loads(res.stdout))
     return rows
 
 
-# -- 4. the book -------------------------------------------------------------------------------
+# -- 5. the book -------------------------------------------------------------------------------
 def bench_book() -> dict:
     import nbformat
     from nbclient import NotebookClient
@@ -217,42 +396,63 @@ def bench_book() -> dict:
     return times
 
 
-def paired_ratio(candidate_times, baseline_times) -> float:
-    """Median over repetitions of candidate / baseline timed back to back: less sensitive to a
-    machine whose speed drifts during the run than the ratio of the two medians."""
-    return statistics.median(c / b for c, b in zip(candidate_times, baseline_times))
-
-
 def markdown_table(results: dict) -> str:
     """The README's performance table, rendered from a results.json."""
-    m, t, f = results["machine"], results["vs_torch"], results["vs_floor"]
+    m = results["machine"]
     blas = ", ".join(sorted({f"{b['internal_api']} {b['version']} ({b['architecture']}, "
                              f"{b['num_threads']} threads)" for b in m["blas"]}))
-    rows = [
-        "| measurement | companion | baseline | ratio | goal |",
-        "| --- | --- | --- | --- | --- |",
-        f"| two steps + top-16 singular values, N = d = n = {t['N']}, float64 | "
-        f"{t['ours_topk_s']:.2f} s | PyTorch autograd + `svdvals` {t['torch_s']:.2f} s | "
-        f"**{t['ratio_topk']:.2f}** ({paired_ratio(t['ours_topk_times'], t['torch_times']):.2f}) "
-        f"| <= 0.2 |",
-        f"| the same with the full spectrum (histograms) | {t['ours_full_s']:.2f} s | "
-        f"{t['torch_s']:.2f} s | {t['ratio_full']:.2f} | |",
-        f"| of which: the two steps | {t['ours_steps_s']:.2f} s | PyTorch's two steps "
-        f"{t['torch_steps_s']:.2f} s | {t['ours_steps_s'] / t['torch_steps_s']:.2f} | |",
-        f"| of which: the spectrum | top-16 (PROPACK) {t['ours_top16_s']:.2f} s | "
-        f"`torch.linalg.svdvals` {t['torch_svdvals_s']:.2f} s | "
-        f"{t['ours_top16_s'] / t['torch_svdvals_s']:.2f} | |",
-        f"| the four N x n x d products alone (lower bound) | {t['four_products_s']:.2f} s | "
-        f"{t['torch_s']:.2f} s | {t['ratio_floor_bound']:.2f} | |",
-        f"| two-step update, N = d = n = {f['N']}, float64 | {f['ours_s']:.2f} s | "
-        f"the four products {f['floor_s']:.2f} s | **{f['ratio']:.2f}** "
-        f"({paired_ratio(f['ours_times'], f['floor_times']):.2f}) | <= 1.3 |",
-    ]
-    for r in results["scale"]:
-        goal = "<= 4 GiB" if r["dtype"] == "float64" else "<= 2.5 GiB"
+    rows = ["| measurement | companion | baseline | ratio (paired) | goal |",
+            "| --- | --- | --- | --- | --- |"]
+    if "cli" in results:
+        c, p = results["cli"], results["cli"]["process"]
+        rows += [
+            f"| `simulate --N {c['N']}` (two steps, top-8 of W0, W1, W2, alignments), whole "
+            f"processes | {p['companion_s']:.2f} s | PyTorch script (autograd, `svdvals` x 3) "
+            f"{p['torch_s']:.2f} s | **{p['ratio_vs_torch']:.2f}** "
+            f"({p['paired_ratio_vs_torch']:.2f}) | <= 0.25 |",
+            f"| the same, in-process | {c['companion_s']:.2f} s | {c['torch_s']:.2f} s | "
+            f"**{c['ratio_vs_torch']:.2f}** ({c['paired_ratio_vs_torch']:.2f}) | <= 0.25 |",
+            f"| the same against PyTorch with the alignments (`svd` of W2), in-process | "
+            f"{c['companion_s']:.2f} s | {c['torch_vectors_s']:.2f} s | "
+            f"{c['ratio_vs_torch_vectors']:.2f} ({c['paired_ratio_vs_torch_vectors']:.2f}) | |",
+            f"| of which: data and two steps | {c['companion_run_s']:.2f} s (the update alone "
+            f"{c['companion_update_s']:.2f} s; the four N x n x d products "
+            f"{c['four_products_s']:.2f} s) | PyTorch's two steps {c['torch_steps_s']:.2f} s | "
+            f"{c['companion_update_s'] / c['torch_steps_s']:.2f} | |",
+            f"| of which: three top-8 | {c['companion_top8x3_s']:.2f} s | three `svdvals` "
+            f"{c['torch_svdvalsx3_s']:.2f} s | "
+            f"{c['companion_top8x3_s'] / c['torch_svdvalsx3_s']:.2f} | |",
+        ]
+    elif "vs_torch" in results:             # results.json written before the spectra issue
+        t = results["vs_torch"]
+        rows.append(f"| two steps + top-16 singular values, N = d = n = {t['N']}, float64 | "
+                    f"{t['ours_topk_s']:.2f} s | PyTorch autograd + `svdvals` {t['torch_s']:.2f}"
+                    f" s | **{t['ratio_topk']:.2f}** "
+                    f"({paired_ratio(t['ours_topk_times'], t['torch_times']):.2f}) | |")
+    for r in results.get("topk", []):
+        rows.append(
+            f"| top-{r['k']} of {r['matrix']} (N = {r['N']}): {r['products_float32']} float32 + "
+            f"{r['products']} float64 products with a block of {r['block']} | "
+            f"{r['topk_s'] * 1e3:.0f} ms, of which products "
+            f"{r['products_s'] * 1e3:.0f} ms ({r['products_fraction']:.0%}) | PROPACK "
+            f"{r['propack_s'] * 1e3:.0f} ms, {r['propack_matvecs']} matrix-vector products | "
+            f"{r['topk_s'] / r['propack_s']:.2f} ({r['paired_ratio_vs_propack']:.2f}) | |")
+    if "vs_floor" in results:
+        f = results["vs_floor"]
+        rows.append(f"| two-step update, N = d = n = {f['N']}, float64 | {f['ours_s']:.2f} s | "
+                    f"the four products {f['floor_s']:.2f} s | **{f['ratio']:.2f}** "
+                    f"({paired_ratio(f['ours_times'], f['floor_times']):.2f}) | <= 1.1 |")
+    for r in results.get("scale", []):
+        goal = {("float64", 16384): "<= 12 GiB", ("float32", 16384): "<= 6 GiB",
+                ("float64", 8192): "<= 4 GiB", ("float32", 8192): "<= 2.5 GiB"}.get(
+                    (r["dtype"], r["N"]), "")
+        est = (f" (estimate of the arrays {r['estimate_gib']:.2f} GiB)" if "estimate_gib" in r
+               else "")
+        split = (f"; steps {r['steps_s']:.0f} s, top-16 {r['top16_s']:.0f} s"
+                 if "top16_s" in r else "")
         rows.append(f"| full reused run, N = d = n = {r['N']}, {r['dtype']}: two steps, top-16, "
-                    f"alignments | {r['total_s']:.0f} s, **{r['peak_rss_gib']:.2f} GiB** peak "
-                    f"RSS | | | {goal} |")
+                    f"alignments | {r['total_s']:.0f} s{split}; **{r['peak_rss_gib']:.2f} GiB** "
+                    f"peak RSS{est} | | | {goal} |")
     if "scale_float32_max_rel_diff" in results:
         rows.append(f"| float32 vs float64, top-16 singular values at N = "
                     f"{results['scale'][0]['N']} | max relative difference "
@@ -262,7 +462,9 @@ def markdown_table(results: dict) -> str:
         parts = ", ".join(f"{k} {v:.0f} s" for k, v in b.items() if k != "total")
         rows.append(f"| the book: every chapter at its default size | **{b['total']:.0f} s** "
                     f"({parts}) | | | < 300 s |")
-    head = (f"Measured {results['date']} on {m['cpu']}, {m['cores']} cores, Python "
+    load = m.get("load_average_at_start")
+    head = (f"Measured {results['date']} on {m['cpu']}, {m['cores']} cores"
+            f"{f' (load average {load[0]:.1f} at the start)' if load else ''}, Python "
             f"{m['python']}, NumPy {m['numpy']}, {blas}, PyTorch {m.get('torch', '-')} "
             f"({m.get('torch_threads', '-')} threads). Times are medians of interleaved "
             f"repetitions; a ratio is the ratio of the medians, and in brackets the median of "
@@ -272,8 +474,13 @@ def markdown_table(results: dict) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="small sizes, one repetition")
+    parser.add_argument("--quick", action="store_true", help="small sizes, few repetitions")
     parser.add_argument("--skip-book", action="store_true", help="do not time the chapters")
+    parser.add_argument("--skip-scale", action="store_true", help="no 16384 runs")
+    parser.add_argument("--scale-N", type=int, default=16384, help="size of the scale runs")
+    parser.add_argument("--repeats", type=int, default=None, help="repetitions (default 5)")
+    parser.add_argument("--only", default=None,
+                        help="comma-separated parts: cli, topk, floor, scale, book")
     parser.add_argument("--out", default=str(ROOT / "benchmarks" / "results.json"))
     parser.add_argument("--table", action="store_true",
                         help="print the README's markdown table from --out and exit")
@@ -282,47 +489,83 @@ def main() -> None:
         print(markdown_table(json.loads(Path(args.out).read_text())))
         return
     q = args.quick
-    results = {"machine": machine(), "date": time.strftime("%Y-%m-%d")}
+    reps = args.repeats or (1 if q else 5)
+    parts = set((args.only or "cli,topk,floor,scale,book").split(","))
+    if args.skip_book:
+        parts.discard("book")
+    if args.skip_scale:
+        parts.discard("scale")
+    out = Path(args.out)
+    results = json.loads(out.read_text()) if args.only and out.exists() else {}
+    results.update({"machine": machine(), "date": time.strftime("%Y-%m-%d")})
     print("machine:", json.dumps(results["machine"]))
 
-    r = bench_vs_torch(512 if q else 2048, 1 if q else 5)
-    results["vs_torch"] = r
-    print(f"\n1. vs PyTorch autograd + svdvals, N = d = n = {r['N']} (float64, reused, tanh)")
-    print(f"   torch {r['torch_s']:.2f} s | companion two steps + top-16 {r['ours_topk_s']:.2f} s "
-          f"(ratio {r['ratio_topk']:.3f}) | + full spectrum {r['ours_full_s']:.2f} s "
-          f"(ratio {r['ratio_full']:.3f}); singular values agree to "
-          f"{r['max_rel_diff_singular_values']:.1e}")
-    print(f"   profile: torch = steps {r['torch_steps_s']:.2f} s"
-          f" + svdvals {r['torch_svdvals_s']:.2f} s;"
-          f" companion = steps {r['ours_steps_s']:.2f} s + top-16 {r['ours_top16_s']:.2f} s;"
-          f" the four products alone {r['four_products_s']:.2f} s = {r['ratio_floor_bound']:.3f}"
-          f" of torch (a lower bound on the ratio in float64)")
+    if "cli" in parts:
+        r = bench_cli_vs_torch(512 if q else 2048, reps)
+        results["cli"] = r
+        results.pop("vs_torch", None)
+        p = r["process"]
+        print(f"\n1. `simulate --N {r['N']}` against the PyTorch script (float64, reused, tanh)")
+        print(f"   whole processes: companion {p['companion_s']:.2f} s | torch {p['torch_s']:.2f} s"
+              f" (ratio {p['ratio_vs_torch']:.3f}, paired {p['paired_ratio_vs_torch']:.3f}) | "
+              f"torch with svd of W2 {p['torch_vectors_s']:.2f} s (ratio "
+              f"{p['ratio_vs_torch_vectors']:.3f})")
+        print(f"   in-process: companion {r['companion_s']:.2f} s | torch {r['torch_s']:.2f} s "
+              f"(ratio {r['ratio_vs_torch']:.3f}, paired {r['paired_ratio_vs_torch']:.3f}) | "
+              f"torch with svd of W2 {r['torch_vectors_s']:.2f} s (ratio "
+              f"{r['ratio_vs_torch_vectors']:.3f})")
+        print(f"   profile: companion = run (data + steps) {r['companion_run_s']:.2f} s [update "
+              f"{r['companion_update_s']:.2f} s, four products {r['four_products_s']:.2f} s] + "
+              f"three top-8 {r['companion_top8x3_s']:.2f} s; torch = steps "
+              f"{r['torch_steps_s']:.2f} s + svdvals x 3 {r['torch_svdvalsx3_s']:.2f} s (svd of "
+              f"W2 {r['torch_svd_W2_s']:.2f} s)")
+        print(f"   same output: top-8 values agree to {r['max_rel_diff_top8']:.1e} (relative), "
+              f"alignments to {r['max_abs_diff_alignment']:.1e}")
 
-    r = bench_vs_floor(1024 if q else 4096, 1 if q else 5)
-    results["vs_floor"] = r
-    print(f"\n2. vs the four N x n x d products, N = d = n = {r['N']}")
-    print(f"   four products {r['floor_s']:.2f} s | companion two-step update {r['ours_s']:.2f} s "
-          f"(ratio {r['ratio']:.3f}; median of paired ratios "
-          f"{paired_ratio(r['ours_times'], r['floor_times']):.3f})")
+    if "topk" in parts:
+        rows = bench_topk(512 if q else 2048, reps)
+        results["topk"] = rows
+        print("\n2. top-k against its own products (block Lanczos) and PROPACK")
+        for r in rows:
+            print(f"   top-{r['k']:2d} of {r['matrix']} (N = {r['N']}): "
+                  f"{r['products_float32']} float32 + {r['products']} float64 products with a "
+                  f"block of {r['block']} (float64: {r['steps']} steps, {r['checks']} "
+                  f"Rayleigh-Ritz checks, basis {r['basis']}); {r['topk_s'] * 1e3:.0f} ms, of "
+                  f"which products {r['products_s'] * 1e3:.0f} ms "
+                  f"({r['products_fraction']:.0%}; one product "
+                  f"{r['product_pair_s'] / 2 * 1e3:.1f} ms, float32 "
+                  f"{r['product_pair_float32_s'] / 2 * 1e3:.1f} ms) | PROPACK "
+                  f"{r['propack_s'] * 1e3:.0f} ms, {r['propack_matvecs']} matrix-vector products "
+                  f"({r['propack_matvecs_s'] * 1e3:.0f} ms of them); paired ratio "
+                  f"{r['paired_ratio_vs_propack']:.2f}")
 
-    rows = bench_scale(1024 if q else 8192)
-    results["scale"] = rows
-    print(f"\n3. scale: full reused run, top-16 singular values and alignments")
-    for row in rows:
-        print(f"   N = {row['N']} {row['dtype']}: steps {row['steps_s']:.1f} s, total "
-              f"{row['total_s']:.1f} s, peak RSS {row['peak_rss_gib']:.2f} GiB")
-    s64, s32 = (np.array(r_["top_singular_values"]) for r_ in rows)
-    results["scale_float32_max_rel_diff"] = float(np.max(np.abs(s32 - s64) / s64))
-    print(f"   float32 vs float64 top-16 singular values: max relative difference "
-          f"{results['scale_float32_max_rel_diff']:.1e}")
+    if "floor" in parts:
+        r = bench_vs_floor(1024 if q else 4096, reps)
+        results["vs_floor"] = r
+        print(f"\n3. vs the four N x n x d products, N = d = n = {r['N']}")
+        print(f"   four products {r['floor_s']:.2f} s | companion two-step update "
+              f"{r['ours_s']:.2f} s (ratio {r['ratio']:.3f}; paired {r['paired_ratio']:.3f})")
 
-    if not args.skip_book:
+    if "scale" in parts:
+        rows = bench_scale(1024 if q else args.scale_N)
+        results["scale"] = rows
+        print("\n4. scale: full reused run, top-16 singular values and alignments")
+        for row in rows:
+            print(f"   N = {row['N']} {row['dtype']}: steps {row['steps_s']:.1f} s, top-16 "
+                  f"{row['top16_s']:.1f} s, total {row['total_s']:.1f} s, peak RSS "
+                  f"{row['peak_rss_gib']:.2f} GiB (estimate {row['estimate_gib']:.2f} GiB)")
+        s32, s64 = (np.array(r_["top_singular_values"]) for r_ in rows)
+        results["scale_float32_max_rel_diff"] = float(np.max(np.abs(s32 - s64) / s64))
+        print(f"   float32 vs float64 top-16 singular values: max relative difference "
+              f"{results['scale_float32_max_rel_diff']:.1e}")
+
+    if "book" in parts:
         results["book"] = bench_book()
-        print("\n4. the book at default sizes (seconds):",
+        print("\n5. the book at default sizes (seconds):",
               ", ".join(f"{k} {v:.0f}" for k, v in results["book"].items()))
 
-    Path(args.out).write_text(json.dumps(results, indent=2) + "\n")
-    print(f"\nwritten to {args.out}")
+    out.write_text(json.dumps(results, indent=2) + "\n")
+    print(f"\nwritten to {out}")
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .activations import Activation, get_activation
+from .spectra import top_singular_bytes
 from .targets import Target, make_target
 from .validation import (alpha_exponent, check_fits_in_memory, choice, dtype as check_dtype,
                          finite_array, positive_int, positive_real)
@@ -148,11 +149,17 @@ def _add_step(W, eta, G):
     return G
 
 
-def estimate_run_bytes(N: int, d: int, n: int, batch: str, itemsize: int = 8) -> int:
-    """Peak memory of :func:`run_two_steps`: W0, W1, W2, one or two batches, the batch scaled
-    by y and one block of sigma'(W X^T)."""
+def estimate_run_bytes(N: int, d: int, n: int, batch: str, itemsize: int = 8,
+                       top_k: int = 16) -> int:
+    """Peak memory of :func:`run_two_steps` and of the top-``top_k`` singular triplets of its
+    weights that follow it: W0, W1, W2, one or two batches, the batch scaled by y and one
+    block of sigma'(W X^T), all of ``itemsize`` bytes per entry (8: float64, 4: float32), and
+    the working memory of :func:`companion.top_singular` (a float64 Krylov basis of at most
+    256 MiB, :func:`companion.spectra.top_singular_bytes`). At N = d = n = 16384, reused:
+    10.3 GiB in float64, 5.3 GiB in float32."""
     batches = 2 if batch == "fresh" else 1
-    return itemsize * (3 * N * d + (batches + 1) * n * (d + 1) + min(N, _BLOCK_ROWS) * n + N)
+    run = itemsize * (3 * N * d + (batches + 1) * n * (d + 1) + min(N, _BLOCK_ROWS) * n + N)
+    return run + (top_singular_bytes(N, d, min(top_k, N, d), itemsize) if top_k else 0)
 
 
 def run_two_steps(N: int = 1000, d: int | None = None, n: int | None = None,

@@ -339,10 +339,13 @@ def activation_ablation(runs: Runs, stored: Runs | None = None):
 
 
 # -- the printed tables ---------------------------------------------------------------------
-def _text_table(columns, rows) -> str:
-    """Rows of formatted strings as an aligned table (first column left-aligned)."""
+def _text_table(columns, rows, width: int = 76) -> str:
+    """Rows of formatted strings as an aligned table (first column left-aligned), columns
+    two spaces apart, or one where two would make a line wider than ``width`` (the book's
+    column)."""
     widths = [max(len(c), *(len(r[j]) for r in rows)) for j, c in enumerate(columns)]
-    return "\n".join("  ".join(s.ljust(w) if j == 0 else s.rjust(w)
+    sep = "  " if sum(widths) + 2 * (len(widths) - 1) <= width else " "
+    return "\n".join(sep.join(s.ljust(w) if j == 0 else s.rjust(w)
                                for j, (s, w) in enumerate(zip(row, widths))).rstrip()
                      for row in [columns, *rows])
 
@@ -390,7 +393,7 @@ def table_first_direction(runs: Runs) -> str:
                      fmt_fixed(v.mean(), 3), f"[{fmt_fixed(v.min(), 3)}, {fmt_fixed(v.max(), 3)}]",
                      fmt_fixed(g.mean("limit"), 3), fmt_fixed(g.mean("limit_finite_n"), 3)])
     return _text_table(["alphas", "Lambda", "batch", "mean", "[min, max]", "limit",
-                        "limit*(1-1/theta^2)"], rows)
+                        "limit*overlap"], rows)
 
 
 def table_projection(runs: Runs, by=("N", "batch", "alpha1"), extra=(),

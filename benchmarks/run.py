@@ -43,7 +43,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 import companion as cp  # noqa: E402
-from companion import spectra  # noqa: E402
+from companion import lanczos  # noqa: E402
 from companion.simulate import simulate  # noqa: E402
 
 
@@ -274,7 +274,7 @@ def _count_propack_matvecs(W, k) -> int:
         return W.T @ x
 
     op = LinearOperator(W.shape, matvec=mv, rmatvec=rmv, matmat=mv, rmatmat=rmv, dtype=W.dtype)
-    spectra._propack(op, k)
+    lanczos._propack(op, k)
     return count[0]
 
 
@@ -294,17 +294,17 @@ def bench_topk(N: int, repeats: int) -> list[dict]:
     rows = []
     for name, W, k in (("W0", run.W0, 8), ("W1", run.W1, 8), ("W2", run.W2, 8),
                        ("W2", run.W2, 16), ("W0", run.W0, 16)):
-        _, info = spectra._top_singular(W, k)
+        _, info = lanczos._top_singular(W, k)
         b = info.get("block", k)
         Q = np.random.default_rng(0).standard_normal((b, N))
         Q32, W32 = Q.astype(np.float32), W.astype(np.float32)
         x = np.random.default_rng(0).standard_normal(N)
         # one step's two products, W^T (W Q), as the method does them (in both precisions, on
         # one BLAS thread below _WIDE_PRODUCTS entries)
-        threads = None if W.size >= spectra._WIDE_PRODUCTS else 1
+        threads = None if W.size >= lanczos._WIDE_PRODUCTS else 1
         t = interleaved_times({
             "topk": lambda: cp.top_singular(W, k),
-            "propack": lambda: spectra._propack(W, k),
+            "propack": lambda: lanczos._propack(W, k),
             "product_pair": _limited(lambda: (Q @ W.T) @ W, threads),
             "product_pair_float32": _limited(lambda: (Q32 @ W32.T) @ W32, threads),
             "matvec_pair": lambda: W.T @ (W @ x),
@@ -344,7 +344,7 @@ SCALE_SCRIPT = r"""
 import json, resource, sys, time
 import numpy as np
 import companion as cp
-from companion import spectra
+from companion import lanczos
 from companion.network import estimate_run_bytes
 N, dtype = int(sys.argv[1]), sys.argv[2]
 t0 = time.perf_counter()
@@ -353,7 +353,7 @@ run = cp.run_two_steps(N=N, alpha1=0.35, alpha2=0.45, batch="reused", target="he
 t_steps = time.perf_counter() - t0
 rss_run = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
 t1 = time.perf_counter()
-(U, s, Vt), info = spectra._top_singular(run.W2, 16)   # top_singular, with its counts
+(U, s, Vt), info = lanczos._top_singular(run.W2, 16)   # top_singular, with its counts
 t_top = time.perf_counter() - t1
 cos2 = cp.cos2_with_directions(Vt, run.target.directions)
 proj = cp.subspace_projection(Vt[:4], run.target.directions)

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .activations import Activation, get_activation
-from .spectra import top_singular_bytes
+from .lanczos import top_singular_bytes
 from .targets import Target, make_target
 from .validation import (alpha_exponent, check_fits_in_memory, choice, dtype as check_dtype,
                          finite_array, positive_int, positive_real)
@@ -155,7 +155,7 @@ def estimate_run_bytes(N: int, d: int, n: int, batch: str, itemsize: int = 8,
     weights that follow it: W0, W1, W2, one or two batches, the batch scaled by y and one
     block of sigma'(W X^T), all of ``itemsize`` bytes per entry (8: float64, 4: float32), and
     the working memory of :func:`companion.top_singular` (a float64 Krylov basis of at most
-    256 MiB, :func:`companion.spectra.top_singular_bytes`). At N = d = n = 16384, reused:
+    256 MiB, :func:`companion.lanczos.top_singular_bytes`). At N = d = n = 16384, reused:
     10.3 GiB in float64, 5.3 GiB in float32."""
     batches = 2 if batch == "fresh" else 1
     run = itemsize * (3 * N * d + (batches + 1) * n * (d + 1) + min(N, _BLOCK_ROWS) * n + N)

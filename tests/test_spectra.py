@@ -63,7 +63,7 @@ def _spiked(N, d, strengths, seed, dtype=np.float64):
 @pytest.fixture
 def no_fallback(monkeypatch):
     """Fail if top_singular warns or reaches PROPACK: the block method must do the work."""
-    import companion.spectra as sp
+    import companion.lanczos as sp
 
     def forbidden(*args, **kwargs):
         raise AssertionError("top_singular fell back to PROPACK")
@@ -145,7 +145,7 @@ def test_top_singular_at_the_bulk_edge_with_no_gap(dtype, no_fallback):
 def test_top_singular_from_a_float32_start(shape, spikes, k, monkeypatch, no_fallback):
     # float64 matrices of 2^20 to 2^26 entries are first iterated on in float32; the float64
     # iterations that follow decide convergence, so the contract is the same
-    import companion.spectra as sp
+    import companion.lanczos as sp
 
     monkeypatch.setattr(sp, "_MIXED_SIZES", (0, 1 << 40))
     W = _spiked(*shape, SPIKES[spikes], seed=20 + k)
@@ -167,7 +167,7 @@ def test_top_singular_from_a_float32_start(shape, spikes, k, monkeypatch, no_fal
 
 
 def test_top_singular_is_deterministic_and_seeded(monkeypatch):
-    import companion.spectra as sp
+    import companion.lanczos as sp
 
     W = _spiked(400, 300, (3.0,), 4)
     first = cp.top_singular(W, 8)
@@ -183,7 +183,7 @@ def test_top_singular_is_deterministic_and_seeded(monkeypatch):
 
 
 def test_top_singular_falls_back_to_propack_with_a_warning(monkeypatch):
-    import companion.spectra as sp
+    import companion.lanczos as sp
 
     W = _spiked(300, 400, (), 5)       # a bulk edge: two iterations are far from enough
     monkeypatch.setattr(sp, "_MAX_STEPS", 2)
@@ -194,7 +194,7 @@ def test_top_singular_falls_back_to_propack_with_a_warning(monkeypatch):
 
 
 def test_top_singular_counts_its_products():
-    import companion.spectra as sp
+    import companion.lanczos as sp
 
     W = _spiked(500, 500, (4.0, 2.5), 6)
     (U, s, Vt), info = sp._block_lanczos(W, 8, 16, sp._MAX_STEPS, sp._LANCZOS_SEED)
@@ -205,7 +205,7 @@ def test_top_singular_counts_its_products():
 
 def test_top_singular_thick_restart(monkeypatch):
     # a basis budget of a few blocks forces thick restarts; the result must not change
-    import companion.spectra as sp
+    import companion.lanczos as sp
 
     W = _spiked(500, 400, (3.0,), 7)
     monkeypatch.setattr(sp, "_BASIS_BYTES", 8 * 400 * 100)    # 100 rows of 400
@@ -216,7 +216,7 @@ def test_top_singular_thick_restart(monkeypatch):
 
 
 def test_top_singular_edge_cases():
-    import companion.spectra as sp
+    import companion.lanczos as sp
 
     rng = np.random.default_rng(8)
     # rank 3 < k: the extra values are zeros
@@ -249,7 +249,7 @@ def test_top_singular_edge_cases():
 def test_typical_book_matrices_use_the_block_method(no_fallback):
     # the chapters' matrices (2000 x 2000 W2 after two reused steps, a W0 bulk without outliers)
     # converge within the budget: no warning (the strict book build fails on stderr)
-    import companion.spectra as sp
+    import companion.lanczos as sp
 
     run = cp.run_two_steps(N=2000, target="he1+he3", seed=0)
     for W, k in ((run.W2, 16), (run.W0, 8)):
@@ -281,7 +281,7 @@ def test_memory_estimate_of_a_16384_run(dtype, limit_gib):
     # N = d = n = 16384, reused batch, top-16: the estimate checked before allocating covers
     # W0, W1, W2, the batch and its scaled copy, a block of sigma', and the top-k's basis, and
     # stays within the issue's peak-memory goals
-    import companion.spectra as sp
+    import companion.lanczos as sp
     from companion.network import estimate_run_bytes
 
     N, item = 16384, np.dtype(dtype).itemsize

@@ -59,9 +59,10 @@ SIDECAR: dict[str, dict] = {"E11": {"headline": {
 
 #: modules whose code decides the numbers of a run (not the figures): their source is hashed
 #: into every cache key by :func:`code_fingerprint`
-NUMERICS_MODULES = ("activations", "alignment", "expansion", "gaussian", "network", "spectra",
-                    "spikes", "targets", "theory", "validation", "experiments/one_step",
-                    "experiments/two_steps", "experiments/reuse_vs_fresh")
+NUMERICS_MODULES = ("activations", "alignment", "expansion", "gaussian", "lanczos", "network",
+                    "spectra", "spikes", "targets", "theory", "validation",
+                    "experiments/one_step", "experiments/two_steps",
+                    "experiments/reuse_vs_fresh")
 
 
 def code_fingerprint() -> str:

@@ -1,0 +1,388 @@
+"""Top singular triplets by block Lanczos on the Gram operator (SPEC 3.1, 3.2, 5).
+
+The outliers of W1 and W2 and their singular vectors (the learned directions) are a few of
+the largest singular triplets of an N x d matrix. :func:`top_singular` finds them with block
+Lanczos on the Gram operator of the smaller side, with full reorthogonalization: every
+iteration multiplies the matrix and its transpose by one block of k + 8 vectors, so the work
+is bound by matrix products rather than by Python-level loops. Where it does not converge it
+warns and falls back to PROPACK (``scipy.sparse.linalg.svds``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import warnings
+
+import numpy as np
+import scipy.linalg
+
+from .validation import check_fits_in_memory, finite_array, positive_int
+
+
+# The start block (and ARPACK's/PROPACK's start vector in the fallback) is drawn from this fixed
+# seed, so top-k results are reproducible.
+_LANCZOS_SEED = 20260518
+# Block size: k + _BLOCK_EXTRA vectors. A block larger than k is what makes the k-th value
+# converge at the edge of a bulk, where it has no gap to the (k+1)-th.
+_BLOCK_EXTRA = 8
+# Iteration budget of the block method, in block steps (two products with W each); the book's
+# matrices need 20 to 40 at N = 2000 (benchmarks/run.py counts them). Past it, the method falls
+# back to PROPACK with a warning.
+_MAX_STEPS = 150
+# Memory of the Krylov basis (float64) before a thick restart compresses it to its top Ritz
+# vectors; below it the basis is never restarted, which needs the fewest products.
+_BASIS_BYTES = 256 * 2**20
+# Target relative accuracy of the singular values (the residual bound below is pessimistic, so
+# the values come out far more accurate), and of the separated singular vectors.
+_TOL_VALUE = {np.dtype(np.float64): 1e-12, np.dtype(np.float32): 1e-9}
+_TOL_VECTOR = {np.dtype(np.float64): 1e-9, np.dtype(np.float32): 1e-6}
+# Every triplet, inside a bulk too, satisfies W v = s u and W^T u = s v to this times
+# s_1^2 / s (the Gram residual relative to s_1^2).
+_TOL_RESIDUAL = {np.dtype(np.float64): 1e-7, np.dtype(np.float32): 1e-5}
+# A singular value whose gap to its neighbours is at least 5% of it counts as separated (then
+# its singular vectors must be accurate too): in eigenvalues of the Gram operator, a gap of
+# about 10%.
+_SEPARATED = 0.1
+# Through the Gram operator, singular values far below the largest lose relative accuracy
+# (measured on graded spectra: 1e-13 relative at 1e-5 s_1 and 8e-12 at 1e-6 s_1 in float64,
+# 1e-7 at 2e-3 s_1 and 2e-7 at 1e-3 s_1 in float32); a top k that reaches below this fraction
+# of s_1 is recomputed by PROPACK, which works on W itself.
+_RANGE = {np.dtype(np.float64): 1e-5, np.dtype(np.float32): 2e-3}
+# float64 matrices with this many entries (from 1024 x 1024 to 8192 x 8192) are first iterated
+# on in float32 (a copy of 4 bytes per entry), whose products take half the time; the float64
+# iterations that follow start from its Ritz vectors and decide convergence.
+_MIXED_SIZES = (1 << 20, 1 << 26)
+# Matrices with at least this many entries are multiplied with all of BLAS's threads.
+_WIDE_PRODUCTS = 1 << 20
+
+
+def top_singular_bytes(N: int, d: int, k: int, itemsize: int = 8) -> int:
+    """Working memory of :func:`top_singular` on an N x d matrix of the given item size: the
+    float64 Krylov basis (at most ``_BASIS_BYTES`` before a thick restart) and its projection,
+    a block of products in both spaces, the k singular vectors returned, and for a float64
+    matrix of 2^20 to 2^26 entries its float32 copy."""
+    m, big = min(N, d), max(N, d)
+    b = min(k + _BLOCK_EXTRA, m)
+    rows = _basis_rows(m, k, b)
+    copy32 = 4 * N * d if itemsize == 8 and _MIXED_SIZES[0] <= N * d <= _MIXED_SIZES[1] else 0
+    return (8 * rows * m + 8 * rows * rows + b * (N + d) * (8 + itemsize)
+            + k * (N + d) * (8 + itemsize) + 8 * k * big + copy32)
+
+
+def _basis_rows(m: int, k: int, b: int) -> int:
+    """Rows of the basis array: the cap before a thick restart, plus one block."""
+    cap = max(_BASIS_BYTES // (8 * m), k + 4 * b)
+    return min(m, cap) + b
+
+
+def top_singular(W, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Top ``k`` singular triplets (U: N x k, s: k, Vt: k x d), s decreasing.
+
+    Block Lanczos with full reorthogonalization on the Gram operator of the smaller side
+    (W^T W if N >= d, else W W^T; Golub & Van Loan, *Matrix Computations*, 4th ed., 10.3.6),
+    with Rayleigh-Ritz on the whole Krylov basis, and a thick restart (Wu & Simon 2000) only
+    if the basis outgrows ``_BASIS_BYTES``. Each iteration is two products of W with a block
+    of k + 8 vectors, drawn at the start from a fixed seed, so results are deterministic. A
+    block larger than k is what lets the k-th value converge at the edge of a
+    Marchenko-Pastur bulk, where it has no gap to the next (W0, a null run; SPEC 3.1, 5).
+
+    The iteration stops when residual bounds guarantee the values to 1e-12 relative, the
+    vectors of separated values (gap to the neighbours >= 5% of the value) to an angle of
+    1e-9, and every triplet to ||W v - s u||, ||W^T u - s v|| <= 1e-7 s_1^2 / s (float32:
+    1e-9, 1e-6, 1e-5 for the float32 matrix). The triplets returned are the SVD of W
+    restricted to the converged subspace (one more product), so that one of the two
+    relations, W v = s u if N >= d, else W^T u = s v, holds to rounding. A float64 matrix of
+    2^20 to 2^26 entries is first iterated on in float32 (a copy; products in half the time)
+    and the float64 iterations start from its Ritz vectors; they alone decide convergence, so
+    the guarantees are the same. Measured against LAPACK: values to about 1e-14, vectors of
+    separated values to 1e-15, at the top 8 to 16 of bulks with and without outliers
+    (``tests/test_spectra.py``). At N = 2048 the top 8 takes 40 to 65 products with a block
+    (about a third of them in float64), where PROPACK takes about 300 matrix-vector products
+    (``benchmarks/run.py``, which also times them).
+
+    Fallbacks: if the block method has not converged within ``_MAX_STEPS`` iterations it warns
+    (``RuntimeWarning``) and uses Lanczos bidiagonalization (PROPACK through
+    ``scipy.sparse.linalg.svds``, then ARPACK); a top k that spans more than five orders of
+    magnitude (float32: s_k < 2e-3 s_1), where the Gram operator loses the relative accuracy of
+    the smallest values, is recomputed the same way without a warning; a dense SVD is used
+    when the matrix is small or k is close to min(N, d).
+    """
+    W = finite_array(W, "W", 2)
+    k = positive_int(k, "k")
+    m = min(W.shape)
+    if k > m:
+        raise ValueError(f"k must be at most min(N, d) = {m}, got {k}")
+    return _top_singular(W, k)[0]
+
+
+def _top_singular(W: np.ndarray, k: int):
+    """:func:`top_singular` for a checked W and k: ``((U, s, Vt), info)``, where ``info`` says
+    which ``solver`` gave the result ("block", "propack" or "dense") and, for the block method,
+    counts its products with W (``products``; ``products_float32`` of the float32 start) as
+    :func:`_block_lanczos` does."""
+    m = min(W.shape)
+    b = min(k + _BLOCK_EXTRA, m)
+    if k >= m - 1 or m <= 64 or 2 * (k + b) >= m:
+        U, s, Vt = scipy.linalg.svd(W, full_matrices=False, check_finite=False)
+        return (U[:, :k], s[:k], Vt[:k]), {"solver": "dense"}
+    check_fits_in_memory(top_singular_bytes(*W.shape, k, W.dtype.itemsize),
+                         f"the top {k} singular vectors of a {W.shape[0]} x {W.shape[1]} matrix")
+    # Only the products with W and the Gram-Schmidt products with the basis use all of BLAS's
+    # threads (for a matrix of at least _WIDE_PRODUCTS entries): the small operations (the
+    # Rayleigh-Ritz eigensolver, Cholesky, triangular solves) run on one, where a second
+    # thread gains little and, on a busy machine, waiting threads made them ten times slower
+    # (measured: 26 s instead of 2 s for the top 8 of a 2048 x 2048 W0 with the load average
+    # at 9 on 2 cores).
+    ctl = _blas_controller()
+    threads = max([lib["num_threads"] for lib in ctl.info() if lib["user_api"] == "blas"]
+                  or [1])
+    wide = threads if W.size >= _WIDE_PRODUCTS and threads > 1 else None
+    with ctl.limit(limits=1, user_api="blas"):
+        start, info32 = _float32_start(W, k, b, wide) if _mixed(W) else (None, {})
+        out, info = _block_lanczos(W, k, b, _MAX_STEPS, _LANCZOS_SEED, wide, start)
+    info.update(solver="block", products_float32=info32.get("products", 0))
+    if out is None:
+        warnings.warn(f"top_singular: block Lanczos did not converge in {info['steps']} "
+                      f"iterations ({info['products']} products) for the top {k} singular values "
+                      f"of a {W.shape[0]} x {W.shape[1]} matrix; falling back to PROPACK",
+                      RuntimeWarning, stacklevel=3)
+    elif out[1][-1] < _RANGE[W.dtype] * out[1][0]:
+        out = None                      # a graded spectrum: see top_singular's docstring
+    if out is None:
+        info["solver"] = "propack"
+        out = _propack(W, k)
+    return out, info
+
+
+def _propack(W: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The fallback: Lanczos bidiagonalization (PROPACK) from a seeded start vector, then
+    ARPACK if PROPACK fails; s decreasing."""
+    from scipy.sparse.linalg import svds   # only here: its import costs 0.1 s at start-up
+
+    m = min(W.shape)
+    rng = np.random.default_rng(_LANCZOS_SEED)
+    try:
+        # PROPACK starts from a vector of length N; a bulk without outliers (W0, a null run)
+        # needs more than its default 10 k iterations, hence maxiter.
+        U, s, Vt = svds(W, k=k, solver="propack", maxiter=min(m, max(1000, 10 * k)),
+                        v0=rng.standard_normal(W.shape[0]).astype(W.dtype), random_state=rng)
+    except Exception:   # PROPACK did not converge or is unavailable: ARPACK, same contract
+        v0 = np.random.default_rng(_LANCZOS_SEED).standard_normal(m).astype(W.dtype)
+        U, s, Vt = svds(W, k=k, v0=v0, solver="arpack")
+    order = np.argsort(s)[::-1]
+    return U[:, order], s[order], Vt[order]
+
+
+def _mixed(W: np.ndarray) -> bool:
+    """Whether top_singular starts W (float64) from float32 iterations."""
+    return W.dtype == np.float64 and _MIXED_SIZES[0] <= W.size <= _MIXED_SIZES[1]
+
+
+def _float32_start(W: np.ndarray, k: int, b: int, wide):
+    """(V, info): the top b Ritz vectors of block Lanczos on float32(W), whose products take
+    half the time of float64's, to start the float64 iterations, which then check and refine
+    them; V is None if W's entries do not fit float32's range."""
+    with np.errstate(over="ignore", under="ignore"):
+        W32 = W.astype(np.float32)
+    top, bottom = float(np.max(W32)), float(np.min(W32))
+    if not (np.isfinite(top) and np.isfinite(bottom) and max(top, -bottom) > 1e-30):
+        return None, {}
+    return _block_lanczos(W32, k, b, _MAX_STEPS, _LANCZOS_SEED, wide, ritz=True)
+
+
+def _threads(n):
+    """BLAS limited to n threads inside the block (n=None: unchanged)."""
+    if not n:
+        return contextlib.nullcontext()
+    return _blas_controller().limit(limits=n, user_api="blas")
+
+
+_CONTROLLER = None
+
+
+def _blas_controller():
+    global _CONTROLLER
+    if _CONTROLLER is None:
+        from threadpoolctl import ThreadpoolController
+        _CONTROLLER = ThreadpoolController()
+    return _CONTROLLER
+
+
+def _block_lanczos(W: np.ndarray, k: int, b: int, max_steps: int, seed: int, wide=None,
+                   start=None, tols=None, ritz=False):
+    """Top-k singular triplets of W by block Lanczos on G = A^T A, A = W (N >= d) or W^T.
+
+    Returns ``((U, s, Vt), info)``, or ``(None, info)`` if the residuals do not meet the
+    tolerances within ``max_steps`` block steps. ``info`` counts the ``products`` of W (or
+    W^T) with a block of ``block`` vectors (two per step and one at the end), the ``steps``,
+    the Rayleigh-Ritz ``checks``, the thick ``restarts`` and the final ``basis`` size, and
+    ``trace`` lists (step, basis size, log of the residual over its tolerance, largest
+    residual) at each check. ``start`` (b x m rows) replaces the random start block; ``tols``
+    the tolerances (value, vector, residual); with ``ritz=True`` the top b Ritz vectors (rows,
+    float64) are returned in place of the triplets, converged or not.
+
+    The basis Q (rows, float64) spans the block Krylov space of G; each step multiplies the
+    newest block by G (two products in W's dtype), orthogonalizes the result against the
+    whole basis twice (classical Gram-Schmidt, "twice is enough") and orthonormalizes it
+    (Cholesky QR, twice), so that G Q^T = Q^T H + Q_next^T R E^T with H = Q G Q^T (block
+    tridiagonal) filled as it goes. The Ritz pairs (theta_i, z_i) of H have residuals
+    ||G y_i - theta_i y_i|| = ||R z_i|| over the last block, which bound the error of theta_i
+    by ||r||^2 / gap_i and the angle of y_i by ||r|| / gap_i (Parlett, *The Symmetric
+    Eigenvalue Problem*, section 11.7); the iteration stops when these bounds meet the
+    tolerances. The Rayleigh-Ritz step (an eigensolver of the size of the basis) is done only
+    when the convergence rate seen at the previous checks predicts convergence.
+    """
+    N, d = W.shape
+    A = W if N >= d else W.T            # A: (larger side) x m; G = A^T A is m x m
+    m = A.shape[1]
+    dt = W.dtype
+    eps = float(np.finfo(dt).eps)
+    tols = tols or (_TOL_VALUE[dt], _TOL_VECTOR[dt], _TOL_RESIDUAL[dt])
+    rows = _basis_rows(m, k, b)
+    p_max = rows - b                     # basis size that triggers a thick restart
+    keep = min(k + b, p_max - b)         # Ritz vectors kept by a restart
+    rng = np.random.default_rng(seed)
+    Q = np.empty((rows, m))
+    H = np.zeros((rows, rows))
+    Q[:b], _ = _orthonormalize(rng.standard_normal((b, m)) if start is None else start, Q[:0],
+                               1.0, eps, rng)
+    p, lo = b, 0                         # basis Q[:p]; newest block Q[lo:p]
+    info = {"block": b, "products": 0, "steps": 0, "checks": 0, "restarts": 0, "basis": p,
+            "trace": []}
+    next_check = max(2, math.ceil((k + 1) / b)) if start is None else 1
+    last = None                          # (step, deficit) at the previous check
+    c = None
+    while True:
+        # one step: G times the newest block, as rows: (Q_c A^T) A, scaled by c^2 so that
+        # the Gram operator neither overflows nor underflows (c is fixed at the first step)
+        with _threads(wide):
+            X = Q[lo:p].astype(dt, copy=False) @ A.T
+            if c is None:
+                size = float(np.max(np.abs(X)))
+                c = 1.0 / size if 0.0 < size < np.inf else 1.0
+            X *= c
+            Y = X @ A
+            Y *= c
+        info["products"] += 2
+        info["steps"] += 1
+        step = info["steps"]
+        Y = Y.astype(np.float64, copy=False)
+        scale = float(np.linalg.norm(Y))
+        with _threads(wide):
+            C = Y @ Q[:p].T              # block row of H = Q G Q^T
+            Y -= C @ Q[:p]
+            C2 = Y @ Q[:p].T             # second pass of Gram-Schmidt
+            Y -= C2 @ Q[:p]
+            C += C2
+        H[lo:p, :p] = C
+        H[:p, lo:p] = C.T
+        bn = min(b, m - p)               # size of the next block (the space may run out)
+        Qn, R = _orthonormalize(Y, Q[:p], scale, eps, rng)
+        full = p + bn > p_max
+        if step >= next_check or bn == 0 or full or step >= max_steps:
+            info["checks"] += 1
+            n_ritz = min(p, max(k + 1, keep if full else 0, b if ritz else 0))
+            theta, Z = scipy.linalg.eigh(H[:p, :p], subset_by_index=[p - n_ritz, p - 1],
+                                         driver="evr", check_finite=False)
+            theta, Z = theta[::-1], Z[:, ::-1]
+            res = np.linalg.norm(R[:bn] @ Z[lo:p, :k], axis=0)
+            deficit = _deficit(theta, res, k, eps, *tols)
+            info["trace"].append((step, p, round(deficit, 2), float(res.max(initial=0.0))))
+            if deficit <= 0.0 or bn == 0:
+                break
+            if step >= max_steps:
+                info["basis"] = p
+                return (Z[:, :b].T @ Q[:p] if ritz else None), info
+            if last is not None and last[1] > deficit:
+                # the log-residual falls about linearly (faster near the end): check again a
+                # little before the step where the present rate predicts convergence
+                rate = (last[1] - deficit) / (step - last[0])
+                jump = math.ceil(0.8 * deficit / rate)
+            else:
+                jump = 2
+            last = (step, deficit)
+            next_check = step + max(1, min(jump, max(2, step // 3)))
+        if full:                         # thick restart: keep the top Ritz vectors
+            info["restarts"] += 1
+            Q[:keep] = Z[:, :keep].T @ Q[:p]
+            coupling = R[:bn] @ Z[lo:p, :keep]
+            H[:] = 0.0
+            H[np.arange(keep), np.arange(keep)] = theta[:keep]
+            H[keep:keep + bn, :keep] = coupling
+            H[:keep, keep:keep + bn] = coupling.T
+            Q[keep:keep + bn] = Qn[:bn]
+            lo, p = keep, keep + bn
+            continue
+        Q[p:p + bn] = Qn[:bn]
+        H[p:p + bn, lo:p] = R[:bn]
+        H[lo:p, p:p + bn] = R[:bn].T
+        lo, p = p, p + bn
+    info["basis"] = p
+    if ritz:
+        return Z[:, :b].T @ Q[:p], info
+    V = Z[:, :k].T @ Q[:p]               # Ritz vectors (rows) in the m-dimensional space
+    with _threads(wide):
+        B = V.astype(dt, copy=False) @ A.T   # k x (larger side): A restricted to them
+    info["products"] += 1
+    P, s, Bt = np.linalg.svd(B.astype(np.float64, copy=False), full_matrices=False)
+    small = P.T @ V                      # singular vectors in the m-dimensional space (rows)
+    U, Vt = (Bt.T, small) if N >= d else (small.T, Bt)
+    return (U.astype(dt, copy=False), s.astype(dt, copy=False), Vt.astype(dt, copy=False)), info
+
+
+def _orthonormalize(Y, Qb, scale, eps, rng):
+    """Orthonormal rows Qn and R with Y = R^T Qn, for Y already orthogonal to the rows of Qb.
+
+    Cholesky QR twice (one b x b Gram matrix per pass), which is accurate while Y is well
+    conditioned; otherwise an SVD, so that directions of Y that are numerically zero are
+    recognized (below 8 eps times the size of Y before Gram-Schmidt): their rows of R are set
+    to zero and they are replaced by random directions,
+    and every direction much smaller than Y was (where Gram-Schmidt leaves errors of order
+    eps * scale / size) is orthogonalized against the basis once more.
+    """
+    try:
+        L1 = np.linalg.cholesky(Y @ Y.T)
+        cond = np.diag(L1)
+        if cond.min() > 1e-5 * cond.max() and cond.min() > 1e-3 * scale:
+            Q1 = scipy.linalg.solve_triangular(L1, Y, lower=True, check_finite=False)
+            L2 = np.linalg.cholesky(Q1 @ Q1.T)
+            Qn = scipy.linalg.solve_triangular(L2, Q1, lower=True, check_finite=False)
+            return Qn, (L1 @ L2).T      # Y = L1 Q1 = L1 L2 Qn
+    except np.linalg.LinAlgError:
+        pass
+    Ua, S, Qn = np.linalg.svd(Y, full_matrices=False)   # Y = Ua diag(S) Qn
+    R = S[:, None] * Ua.T
+    dead = S <= 8 * eps * max(scale, 1e-300)
+    if np.any(dead):
+        R[dead] = 0.0
+        Qn[dead] = rng.standard_normal((int(dead.sum()), Y.shape[1]))
+    for _ in range(2):
+        Qn -= (Qn @ Qb.T) @ Qb
+    q, r = np.linalg.qr(Qn.T)
+    signs = np.sign(np.diag(r))
+    return np.ascontiguousarray((q * np.where(signs == 0, 1.0, signs)).T), R
+
+
+def _deficit(theta, res, k, eps, tol_val, tol_vec, tol_res) -> float:
+    """max_i log(residual_i / tolerance_i) over the top k Ritz pairs: <= 0 when converged.
+
+    For a Ritz value theta_i with residual r_i and gap g_i to its neighbouring Ritz values,
+    |lambda_i - theta_i| <= r_i^2 / g_i, so r_i^2 <= 2 tol_val theta_i g_i gives the singular
+    value sqrt(theta_i) to tol_val (g_i floored at 1e-3 theta_i: within a cluster the bound
+    holds with the gap to the rest of the spectrum). A separated value (g_i >= 10% of theta_i,
+    a gap of 5% in singular values) also needs r_i <= tol_vec g_i, the angle bound of its
+    vector; and every r_i is at most
+    tol_res theta_1. Residuals below about eps * theta cannot be reached in floating point
+    and count as converged.
+    """
+    th = np.clip(theta, 0.0, None)
+    if th[0] == 0.0:
+        return -1.0                      # the zero matrix
+    diffs = th[:-1] - th[1:]
+    gaps = np.minimum(np.r_[np.inf, diffs], np.r_[diffs, np.inf])[:k]
+    value_tol = np.sqrt(2.0 * tol_val * th[:k] * np.maximum(gaps, 1e-3 * th[:k]))
+    vector_tol = np.where(gaps >= _SEPARATED * th[:k], tol_vec * gaps, np.inf)
+    floor = 8.0 * eps * (th[:k] + math.sqrt(eps) * th[0])
+    tol = np.maximum(np.minimum(np.minimum(value_tol, vector_tol), tol_res * th[0]), floor)
+    return float(np.max(np.log(np.maximum(res, 1e-300) / tol)))

@@ -53,12 +53,3 @@ def hermite(j: int, z) -> np.ndarray:
 def normalized_hermite(j: int, z) -> np.ndarray:
     """He_j(z) / sqrt(j!), which has unit second moment under N(0, 1) (SPEC section 1)."""
     return hermite(j, z) / sqrt(factorial(j))
-
-
-def hermite_coefficients(f, degree: int, order: int = 200, piecewise: bool = False) -> np.ndarray:
-    """Coefficients c_j = E[f(zeta) He_j(zeta)] / j!, so that f = sum_j c_j He_j in L2."""
-    expect = gaussian_expectation_piecewise if piecewise else gaussian_expectation
-    out = np.empty(degree + 1)
-    for j in range(degree + 1):
-        out[j] = expect(lambda z, j=j: f(z) * hermite(j, z), order=order) / factorial(j)
-    return out

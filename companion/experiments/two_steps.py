@@ -197,7 +197,7 @@ def spectrum_with_null(N: int, alpha1: float, alpha2: float, seed: int = 0, K: i
     * ``terms`` (K,): ``term_sizes(W2 - W0, a, K)``; ``separate`` (K,):
       :func:`separate_strengths`.
 
-    Also ``edge`` (the Marchenko-Pastur edge 1 + sqrt(N/d)), ``phi``, ``lambda_`` and
+    Also ``edge`` (the Marchenko-Pastur edge 1 + sqrt(N/d)), ``phi``, ``lambda`` and
     ``present_terms`` (the orders k >= 1 this activation has).
     """
     out = {}
@@ -221,7 +221,7 @@ def spectrum_with_null(N: int, alpha1: float, alpha2: float, seed: int = 0, K: i
         phi = run.N / run.d
     out["edge"] = mp_edges(phi)[1]
     out["phi"] = phi
-    out["lambda_"] = lambda_count(alpha1, alpha2, get_activation(activation).degree)
+    out["lambda"] = lambda_count(alpha1, alpha2, get_activation(activation).degree)
     out["present_terms"] = present_terms(alpha1, alpha2, activation, batch)
     return out
 
@@ -337,7 +337,7 @@ def spectrum_unit(N: int, alpha1: float, alpha2: float, batch: str, activation: 
            "s_top": np.asarray(r["s_top"], float),
            "on_powers": np.asarray(r["left"], float).sum(axis=1),
            "on_powers_null": np.asarray(r["left_null"], float).sum(axis=1),
-           "edge": float(r["edge"]), "phi": float(r["phi"]), "lambda": int(r["lambda_"])}
+           "edge": float(r["edge"]), "phi": float(r["phi"]), "lambda": int(r["lambda"])}
     for key in ("s_W1", "s_W1_null", "left", "left_null", "cos2", "cos2_null", "terms",
                 "terms_null", "separate", "separate_null", "left_W1", "left_W1_null"):
         out[key] = np.asarray(r[key], float)

@@ -3,11 +3,6 @@ interruption, and the same in parallel (joblib) and on a Dask cluster. Tiny size
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
 
@@ -16,30 +11,7 @@ from companion.experiments import Experiment
 from companion.experiments import reuse_vs_fresh as rv
 from companion.sweep import run_sweep
 
-
-# -- a toy experiment whose compute calls are counted (in-process, jobs=1) -------------------
-class Counter:
-    def __init__(self, fail_after: int | None = None):
-        self.calls = 0
-        self.fail_after = fail_after
-
-    def __call__(self, x, name, seed):
-        if self.fail_after is not None and self.calls >= self.fail_after:
-            raise KeyboardInterrupt("simulated interruption")
-        self.calls += 1
-        rng = np.random.default_rng(seed)
-        return {"value": x * 10 + seed + rng.random(), "vec": np.arange(3) * seed,
-                "label": name}
-
-
-def toy(unit, n_points=3, n_seeds=2):
-    return Experiment(id="T", title="toy", unit=unit, sizes={"small": {}},
-                      grid=lambda z: [({"x": x, "name": f"p{x}"}, s)
-                                           for x in range(n_points) for s in range(n_seeds)])
-
-
-def values(runs):
-    return [float(r["value"]) for r in runs]
+from _toy import Counter, toy, values
 
 
 def test_cache_hit_second_run_computes_nothing(tmp_path):

@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: venv test test-quick book repository-url clean
+.PHONY: venv test test-quick book student repository-url clean
 
 # The pinned environment, then the package itself, editable (Binder installs the same
 # file and then the package non-editable: tests/test_anywhere.py plays that).
@@ -32,6 +32,12 @@ test-quick: venv
 book: venv
 	$(BIN)/python -c "import matplotlib.pyplot, seaborn"
 	env -u MPLBACKEND $(BIN)/jupyter-book build --all -W -n --keep-going .
+
+# The student edition (book/instructors.md): every chapter without its solutions, as notebooks
+# (_build/student/notebooks/) and as a strictly built book (_build/student/html/), from the
+# stored outputs, without executing the chapters again.
+student: venv
+	$(BIN)/python tools/student_edition.py
 
 # The repository's address lives in _config.yml (repository.url, repository.branch); this
 # writes it into every place that must hold it literally (the Colab cell of each chapter,

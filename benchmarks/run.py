@@ -20,7 +20,9 @@ medians and the median of the ratios of back-to-back repetitions:
 4. scale: wall time and peak resident memory of a full N = d = n = 16384 reused run (two
    steps, top-16 singular triplets, alignments), float32 and float64, each in a fresh process,
    against the memory estimate checked before allocating;
-5. the book: time to execute each chapter at its default sizes.
+5. the book: time to execute each chapter at its default sizes, with all cores and with one
+   BLAS thread (as on Binder); the instructors' page shows both (``--write-tables``);
+6. the time to install the package with its notebooks extra into a fresh environment.
 
 Results are printed and written to benchmarks/results.json with the machine's description (CPU,
 cores, BLAS and its threads).
@@ -381,19 +383,94 @@ def bench_scale(N: int, dtypes=("float32", "float64")) -> list[dict]:
 
 
 # -- 5. the book -------------------------------------------------------------------------------
-def bench_book() -> dict:
+THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS",
+                    "BLIS_NUM_THREADS", "VECLIB_MAXIMUM_THREADS", "NUMEXPR_NUM_THREADS")
+
+
+def bench_book(threads: int | None = None) -> dict:
+    """Seconds to execute each notebook of the book (kernel start included), with all cores
+    (``threads=None``) or with the BLAS limited to ``threads`` threads in the kernel (as on
+    Binder, whose sessions get about one core)."""
     import nbformat
     from nbclient import NotebookClient
 
-    times = {}
-    for nb_path in sorted((ROOT / "book").glob("*.ipynb")):
-        nb = nbformat.read(nb_path, as_version=4)
-        t0 = time.perf_counter()
-        NotebookClient(nb, timeout=600, kernel_name="python3",
-                       resources={"metadata": {"path": str(nb_path.parent)}}).execute()
-        times[nb_path.stem] = time.perf_counter() - t0
+    saved = {v: os.environ.get(v) for v in THREAD_VARIABLES}
+    if threads:
+        os.environ.update({v: str(threads) for v in THREAD_VARIABLES})
+    try:
+        times = {}
+        for nb_path in sorted((ROOT / "book").glob("*.ipynb")):
+            nb = nbformat.read(nb_path, as_version=4)
+            t0 = time.perf_counter()
+            NotebookClient(nb, timeout=900, kernel_name="python3",
+                           resources={"metadata": {"path": str(nb_path.parent)}}).execute()
+            times[nb_path.stem] = time.perf_counter() - t0
+    finally:
+        for v, value in saved.items():
+            if value is None:
+                os.environ.pop(v, None)
+            else:
+                os.environ[v] = value
     times["total"] = sum(times.values())
     return times
+
+
+def bench_install() -> dict:
+    """Seconds to install the package with its notebooks extra into a fresh virtual
+    environment from the package index (what a chapter's Colab cell does, there on top of
+    Colab's preinstalled NumPy, SciPy and Matplotlib, so Colab's install is shorter)."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        venv = Path(tmp) / "venv"
+        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+        t0 = time.perf_counter()
+        subprocess.run([str(venv / "bin" / "pip"), "install", "--quiet", "--no-cache-dir",
+                        f"{ROOT}[notebooks]"], check=True)
+        return {"fresh_venv_notebooks_extra_s": time.perf_counter() - t0}
+
+
+def chapter_times_table(results: dict) -> str:
+    """The instructors' page's table of chapter times (book/instructors.md), from a
+    results.json with the parts ``book``, ``book_one_thread`` and ``install``."""
+    two, one = results["book"], results.get("book_one_thread", {})
+    m = results["machine"]
+    rows = [f"| chapter | {m['cores']} cores | 1 BLAS thread |", "| --- | ---: | ---: |"]
+    for stem in [k for k in two if k != "total"]:
+        rows.append(f"| {stem} | {two[stem]:.0f} s | "
+                    f"{f'{one[stem]:.0f} s' if stem in one else '-'} |")
+    rows.append(f"| **all** | **{two['total']:.0f} s** | "
+                f"**{one['total']:.0f} s** |" if one else f"| **all** | {two['total']:.0f} s | - |")
+    install = results.get("install", {}).get("fresh_venv_notebooks_extra_s")
+    note = (f"Measured {results['date']} with `python benchmarks/run.py --only book,install` "
+            f"on {m['cpu']} ({m['cores']} cores, Python {m['python']}); each time includes "
+            f"starting the kernel.")
+    if install is not None:
+        note += (f" Installing the package with its notebooks extra into a fresh environment "
+                 f"from the package index took {install:.0f} s.")
+    return note + "\n\n" + "\n".join(rows) + "\n"
+
+
+#: the places whose tables benchmarks/run.py --write-tables regenerates, between the markers
+TABLES = {
+    "README.md": ("<!-- benchmark table: start -->", "<!-- benchmark table: end -->",
+                  "markdown_table"),
+    "book/instructors.md": ("<!-- chapter times: start -->", "<!-- chapter times: end -->",
+                            "chapter_times_table"),
+}
+
+
+def rendered_tables(results: dict) -> dict[str, str]:
+    """path -> the file's text with its table regenerated from ``results``."""
+    out = {}
+    for rel, (start, end, render) in TABLES.items():
+        text = (ROOT / rel).read_text()
+        if start not in text or end not in text:
+            raise SystemExit(f"{rel} has no markers {start} ... {end}")
+        head, rest = text.split(start, 1)
+        _, tail = rest.split(end, 1)
+        out[rel] = f"{head}{start}\n{globals()[render](results)}{end}{tail}"
+    return out
 
 
 def markdown_table(results: dict) -> str:
@@ -480,17 +557,25 @@ def main() -> None:
     parser.add_argument("--scale-N", type=int, default=16384, help="size of the scale runs")
     parser.add_argument("--repeats", type=int, default=None, help="repetitions (default 5)")
     parser.add_argument("--only", default=None,
-                        help="comma-separated parts: cli, topk, floor, scale, book")
+                        help="comma-separated parts: cli, topk, floor, scale, book, install")
     parser.add_argument("--out", default=str(ROOT / "benchmarks" / "results.json"))
     parser.add_argument("--table", action="store_true",
                         help="print the README's markdown table from --out and exit")
+    parser.add_argument("--write-tables", action="store_true",
+                        help="rewrite the tables of README.md and book/instructors.md from "
+                             "--out and exit")
     args = parser.parse_args()
     if args.table:
         print(markdown_table(json.loads(Path(args.out).read_text())))
         return
+    if args.write_tables:
+        for rel, text in rendered_tables(json.loads(Path(args.out).read_text())).items():
+            (ROOT / rel).write_text(text)
+            print(f"rewrote the table of {rel}")
+        return
     q = args.quick
     reps = args.repeats or (1 if q else 5)
-    parts = set((args.only or "cli,topk,floor,scale,book").split(","))
+    parts = set((args.only or "cli,topk,floor,scale,book,install").split(","))
     if args.skip_book:
         parts.discard("book")
     if args.skip_scale:
@@ -563,6 +648,14 @@ def main() -> None:
         results["book"] = bench_book()
         print("\n5. the book at default sizes (seconds):",
               ", ".join(f"{k} {v:.0f}" for k, v in results["book"].items()))
+        results["book_one_thread"] = bench_book(threads=1)
+        print("   with one BLAS thread (as on Binder):",
+              ", ".join(f"{k} {v:.0f}" for k, v in results["book_one_thread"].items()))
+
+    if "install" in parts:
+        results["install"] = bench_install()
+        print(f"\n6. install into a fresh environment: "
+              f"{results['install']['fresh_venv_notebooks_extra_s']:.0f} s")
 
     out.write_text(json.dumps(results, indent=2) + "\n")
     print(f"\nwritten to {out}")

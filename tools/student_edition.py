@@ -44,8 +44,9 @@ def strip_solutions(notebook: dict) -> dict:
 
 
 def student_config(text: str) -> str:
-    """_config.yml for the student edition: its own title, and the chapters' stored outputs
-    shown instead of executing them again (the solutions' outputs are gone with their cells)."""
+    """_config.yml for the student edition: its own title, the chapters' stored outputs shown
+    instead of executing them again (the solutions' outputs are gone with their cells), and
+    no Binder or Colab buttons (they would open the repository's notebooks, with solutions)."""
     lines = []
     for line in text.splitlines():
         if line.startswith("title:"):
@@ -53,6 +54,11 @@ def student_config(text: str) -> str:
             line = f'title: "{title} (student edition)"'
         elif line.strip().startswith("execute_notebooks:"):
             line = line.split("execute_notebooks:")[0] + "execute_notebooks: 'off'"
+        elif line.strip().startswith(("binderhub_url:", "colab_url:")):
+            # the launch buttons would open the instructor's notebooks (with solutions) from
+            # the repository: off; a course hands out _build/student/notebooks instead
+            line = line.split(":")[0] + ': ""'
+
         lines.append(line)
     return "\n".join(lines) + "\n"
 

@@ -1,0 +1,79 @@
+"""The instructors' page and what a course needs around it (issue 12): the page's tables are
+the ones the repository regenerates (exercises from the chapters, times from the benchmark),
+CITATION.cff is valid and cites the paper, LICENSE gives the text CC BY 4.0 and the code MIT,
+and every built page has the issues button (the errata channel)."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+import exercise_table  # noqa: E402
+
+PAGE = ROOT / "book" / "instructors.md"
+
+
+def test_exercise_table_is_regenerated_from_the_chapters():
+    text = PAGE.read_text()
+    assert exercise_table.page_with_table(text) == text, (
+        "book/instructors.md's exercise table is stale: run `python tools/exercise_table.py "
+        "--write`")
+    rows = exercise_table.exercises()
+    assert len(rows) >= 2 + 4 * 4
+
+
+def test_timing_tables_are_regenerated_from_the_benchmark():
+    import run as benchmark
+    results = json.loads((ROOT / "benchmarks" / "results.json").read_text())
+    for rel, text in benchmark.rendered_tables(results).items():
+        assert (ROOT / rel).read_text() == text, (
+            f"{rel}: its table differs from benchmarks/results.json: run "
+            f"`python benchmarks/run.py --write-tables`")
+    times = results["book_one_thread"]
+    assert set(times) >= {"intro", "one_step", "two_steps", "reuse_vs_fresh", "finite_size"}
+
+
+def test_the_module_plan_names_only_exercises_of_the_book():
+    labels = {r["label"] for r in exercise_table.exercises()}
+    named = set(re.findall(r"\{ref\}`([\w-]+-ex-[\w-]+)`", PAGE.read_text()))
+    assert named - labels == set(), f"the page names exercises the book lacks: {named - labels}"
+    plan = PAGE.read_text().split("## A two-week module")[1].split("\n## ")[0]
+    assert len(set(re.findall(r"\{ref\}`([\w-]+)`", plan))) >= 10, "the module plan draws on few exercises"
+
+
+def test_citation_file_is_valid_and_cites_the_paper():
+    import companion
+    cff = yaml.safe_load((ROOT / "CITATION.cff").read_text())
+    for key in ("cff-version", "message", "title", "authors", "license", "version"):
+        assert cff.get(key), f"CITATION.cff lacks {key}"
+    assert cff["cff-version"] == "1.2.0"
+    assert cff["version"] == companion.__version__
+    assert all("name" in a or "family-names" in a for a in cff["authors"])
+    paper = cff["preferred-citation"]
+    assert "2605.17767" in json.dumps(paper) and paper["year"] == 2026
+    assert [a["family-names"] for a in paper["authors"]] == ["Moniri", "Hassani"]
+
+
+def test_licence_names_both_licences():
+    text = (ROOT / "LICENSE").read_text()
+    assert "MIT License" in text and "CC BY 4.0" in text
+    assert "MIT" in (ROOT / "pyproject.toml").read_text()
+
+
+@pytest.mark.book
+def test_every_page_has_the_issues_button():
+    html = ROOT / "_build" / "html"
+    pages = sorted((html / "book").glob("*.html"))
+    if not pages:
+        pytest.skip("the book is not built: run `make book`")
+    url = yaml.safe_load((ROOT / "_config.yml").read_text())["repository"]["url"].rstrip("/")
+    missing = [p.name for p in pages if f"{url}/issues/new" not in p.read_text()]
+    assert not missing, f"pages without the issues button: {missing}"

@@ -1,11 +1,14 @@
-"""Tests of the book: stored outputs, nbval re-execution, and the strict build.
+"""Tests of the book: stored outputs, the build's fresh outputs against them, the strict build.
 
 * every chapter listed in ``_toc.yml`` exists, and every notebook in ``book/`` is listed;
 * every code cell of every chapter notebook has been executed (in order, in one run) and
   the notebook stores its outputs, so that nbval has something to compare;
-* nbval re-executes every chapter notebook and compares its outputs with the stored ones,
-  sanitized by ``tests/nbval_sanitize.cfg`` (memory addresses, timings, float digits
-  beyond the sixth decimal); embedded images are not compared, numbers are;
+* the strict build executes every chapter afresh; its outputs (``_build/jupyter_execute``)
+  are compared with the stored ones as nbval compares them, sanitized by
+  ``tests/nbval_sanitize.cfg`` (memory addresses, timings, float digits beyond the sixth
+  decimal); embedded images are not compared, numbers are. (Executing each chapter once
+  more only for nbval took five minutes of CI; nbval itself runs in the Binder play of
+  tests/test_anywhere.py, with one BLAS thread in a fresh environment.)
 * a strict build (``jupyter-book build --all -W -n --keep-going .``) produces a page for
   every chapter, with at least as many figures as the notebook stores images, MathJax
   loaded exactly once and from the book itself.
@@ -248,28 +251,106 @@ def test_figures_are_rendered_at_twice_their_displayed_size(stem):
 
 # --- nbval ------------------------------------------------------------------------------------
 
-@pytest.fixture(scope="session")
-def warm_matplotlib():
-    """Build matplotlib's font cache outside the notebooks: on a fresh machine its first
-    import writes a notice to stderr, which nbval would count as an unexpected output."""
-    subprocess.run([sys.executable, "-c", "import matplotlib.pyplot, seaborn"], cwd=ROOT,
-                   env=_clean_env(), capture_output=True, check=True, timeout=600)
+def _sanitizers() -> list[tuple[re.Pattern, str]]:
+    """The regex/replace pairs of tests/nbval_sanitize.cfg, in file order (the Binder play's
+    nbval run reads the same file)."""
+    pairs, regex = [], None
+    for line in SANITIZE.read_text().splitlines():
+        if line.startswith("regex: "):
+            regex = line[len("regex: "):]
+        elif line.startswith("replace: ") and regex is not None:
+            pairs.append((re.compile(regex, re.M), line[len("replace: "):]))
+            regex = None
+    return pairs
+
+
+def _compared_outputs(outputs: list, sanitizers, built: bool = False) -> dict[str, list]:
+    """Outputs as nbval 0.11 compares them: keys flattened (the MIME types of ``data`` beside
+    the streams), every string sanitized; images, metadata and execution counts left out
+    (nbval.plugin.IPyNbFile.skip_compare). Streams are compared as the page shows them,
+    merged per stream (``nb_merge_streams``): MyST-NB writes the merged text into the first
+    stream output of the executed copy (``built``) and leaves the other chunks behind."""
+    skip = {"metadata", "traceback", "prompt_number", "output_type", "name",
+            "execution_count", "application/vnd.jupyter.widget-view+json", "image/png",
+            "image/jpeg"}
+
+    def clean(value):
+        if isinstance(value, list):
+            value = "".join(value)
+        if isinstance(value, str):
+            for pattern, replace in sanitizers:
+                value = pattern.sub(replace, value)
+        return value
+
+    flat, streams = {}, {}
+    for out in outputs:
+        if out.get("output_type") == "stream":
+            text = "".join(out["text"]) if isinstance(out["text"], list) else out["text"]
+            if built and out["name"] in streams:
+                continue
+            streams[out["name"]] = streams.get(out["name"], "") + text
+            continue
+        for key, value in out.items():
+            if key in skip:
+                continue
+            items = value.items() if key == "data" else [(key, value)]
+            for k, v in items:
+                if k not in skip:
+                    flat.setdefault(k, []).append(clean(v))
+    for name, text in streams.items():
+        flat[name] = [clean(text)]
+    return flat
 
 
 @pytest.mark.parametrize("stem", NOTEBOOKS)
-def test_nbval(stem, warm_matplotlib):
-    if not _code_cells(_read_nb(stem)):
-        pytest.skip(f"{stem}.ipynb has no code cells (placeholder)")
-    cmd = [sys.executable, "-m", "pytest", "--nbval", "--nbval-current-env",
-           "--nbval-sanitize-with", str(SANITIZE.relative_to(ROOT)),
-           "--nbval-cell-timeout", "600", "-p", "no:cacheprovider", "-q",
-           stem + ".ipynb"]
-    proc = subprocess.run(cmd, cwd=ROOT, env=_clean_env(), capture_output=True, text=True,
-                          timeout=1800)
-    assert proc.returncode == 0, (
-        f"nbval failed on {stem}.ipynb (exit {proc.returncode}); the stored outputs differ from a "
-        f"fresh run. Re-execute with `.venv/bin/jupyter execute --inplace {stem}.ipynb` if the "
-        f"change is intended.\n{proc.stdout[-6000:]}\n{proc.stderr[-2000:]}")
+def test_build_outputs_match_the_stored_ones(built_book, stem):
+    """The strict build executes every chapter afresh (all cores); the outputs it computed
+    (_build/jupyter_execute/) must match the stored ones, as nbval compares them, so the
+    stored chapter is what any reader gets. (The Binder play in tests/test_anywhere.py runs
+    nbval itself on a fresh environment with one BLAS thread.)"""
+    import nbformat
+
+    executed = ROOT / "_build" / "jupyter_execute" / (stem + ".ipynb")
+    assert executed.exists(), f"the build left no executed copy of {stem}.ipynb"
+    fresh = nbformat.read(executed, as_version=4)
+    stored = nbformat.read(ROOT / (stem + ".ipynb"), as_version=4)
+    sanitizers = _sanitizers()
+    fresh_cells = [c for c in fresh.cells if c.cell_type == "code"]
+    stored_cells = [c for c in stored.cells if c.cell_type == "code"]
+    assert len(fresh_cells) == len(stored_cells), f"{stem}: the build saw other code cells"
+    # MyST-NB moves glued values out of the executed copy into <stem>.glue.json
+    glue_file = executed.with_suffix(".glue.json")
+    built_glue = json.loads(glue_file.read_text()) if glue_file.exists() else {}
+    stored_glue, differ = {}, []
+    for i, (a, b) in enumerate(zip(stored_cells, fresh_cells)):
+        kept = []
+        for out in a.get("outputs", []):
+            name = out.get("metadata", {}).get("scrapbook", {}).get("name")
+            prefix = "application/papermill.record/"
+            if name:     # glued: a value, or a figure, also displayed in its cell
+                stored_glue[name] = {k.removeprefix(prefix): v
+                                     for k, v in out.get("data", {}).items()}
+            if not name or not any(k.startswith(prefix) for k in out.get("data", {})):
+                kept.append(out)
+        want = _compared_outputs(kept, sanitizers)
+        got = _compared_outputs(b.get("outputs", []), sanitizers, built=True)
+        if want != got:
+            keys = sorted(set(want) | set(got))
+            diff = next(k for k in keys if want.get(k) != got.get(k))
+            differ.append(f"code cell {i} ({diff}): stored {str(want.get(diff))[:300]!r}, "
+                          f"built {str(got.get(diff))[:300]!r}")
+    for name, data in stored_glue.items():
+        built = built_glue.get(name, {}).get("data", {})
+        want = _compared_outputs([{"output_type": "display_data", "data": data}], sanitizers)
+        got = _compared_outputs([{"output_type": "display_data", "data": built}], sanitizers)
+        if want != got:
+            differ.append(f"glued {name!r}: stored {str(want)[:200]!r}, built {str(got)[:200]!r}")
+    missing = sorted(set(built_glue) - set(stored_glue))
+    if missing:
+        differ.append(f"glued by the build only: {missing}")
+    assert not differ, (f"{stem}.ipynb: the build's outputs differ from the stored ones; "
+                        f"re-execute with `jupyter execute --inplace` if intended:\n"
+                        + "\n".join(differ[:5]))
 
 
 # --- the strict build -------------------------------------------------------------------------

@@ -149,3 +149,14 @@ def test_learnability_needs_an_even_gap_k_minus_r(monkeypatch):
     assert cp.is_learnable(tgt, 0, "reused", 0.40, 0.45, "tanh") is False      # only k'-r odd
     assert cp.is_learnable(tgt, 0, "reused", 0.40, 0.45, "shifted_tanh") is True  # k' = r = 1
     assert cp.is_learnable(tgt, 0, "reused", 0.10, 0.10, "shifted_tanh") is False  # Lambda = 0
+
+
+def test_odd_activation_keeps_only_even_orders_far_into_the_expansion():
+    """tanh's even moments vanish exactly; quadrature returns them as about 1e-16 of the size
+    of their integrands, which at order 22 is 6e-8 in absolute terms: term_exists must judge
+    a moment against that size, not against an absolute tolerance."""
+    lam = cp.lambda_count(0.49, 0.25)
+    assert lam == 25
+    assert cp.n_spikes(0.49, 0.25, "tanh") == 1 + lam // 2
+    assert cp.n_spikes(0.49, 0.25, "shifted_tanh") == 1 + lam
+    assert [k for k in range(1, 26) if cp.term_exists(k, "erf")] == list(range(2, 26, 2))

@@ -489,9 +489,9 @@ N^(alpha2 - k (1/2 - alpha1)) (k = 0: the first spike, N^max(alpha1, alpha2)).</
            "</td><td>" + t.slope.join("</td><td>") + "</td></tr><tr><td colspan=\"2\">" +
            "exponent (limit)</td><td>" + t.exponent.join("</td><td>") + "</td></tr></table>" +
            "<p class=\"pe-note\">T_1 and T_3 are odd orders, absent for tanh: they show the " +
-           "noise floor of the projection, not a term. At these sizes the measured slopes " +
-           "of the even terms lie above their exponents (tanh' saturates), so a point near " +
-           "a line can land on the wrong side.</p>";
+           "noise floor of the projection, not a term. At these sizes the local slopes are " +
+           "not yet the exponents of the limit (compare the last two rows), so a point " +
+           "near a line can land on the wrong side.</p>";
     }
     if (p.he3) {
       h += "<p><b>He_3 target</b> (E7, tanh): squared projection of beta* on the top-4 " +

@@ -436,7 +436,7 @@ N^(alpha2 - k (1/2 - alpha1)) (k = 0: the first spike, N^max(alpha1, alpha2)).</
     }
     var hit = nearest();
     if (!hit) {
-      box.innerHTML = "<p id=\"pe-nothing\">No stored run within " + data.radius +
+      box.innerHTML = "<p id=\"pe-nothing\">Nothing stored within " + data.radius +
         " of this point. Stored points: " + data.points.map(function (p) {
           return "(" + p.alpha1 + ", " + p.alpha2 + ")"; }).join(", ") +
         " (rings on the diagram; click one).</p>";

@@ -427,6 +427,26 @@ N^(alpha2 - k (1/2 - alpha1)) (k = 0: the first spike, N^max(alpha1, alpha2)).</
     return bd <= data.radius + 1e-12 ? { point: best, distance: bd } : null;
   }
 
+  // where the stored strengths disagree with the limit, said in words (from the data)
+  function strengthNotes(s, a1, a2) {
+    var first = s.rows[0], last = s.rows[s.rows.length - 1], notes = [];
+    [1, 2, 3].forEach(function (k, i) {
+      var e = exponent(a1, a2, k), f = +first.strength[i], l = +last.strength[i];
+      if (!termExists(k, s.choice)) { return; }
+      if (e < -data.line_tol && l > f) {
+        notes.push("term k = " + k + " should shrink in the limit (exponent " + signed2(e) +
+                   ") but its strength grows from " + first.strength[i] + " to " +
+                   last.strength[i] + " over N = " + first.N + ".." + last.N);
+      } else if (e > data.line_tol && k <= lambdaCount(a1, a2) && l < 1) {
+        notes.push("term k = " + k + " grows in the limit (exponent " + signed2(e) +
+                   ") but is still below the threshold 1 at N = " + last.N + " (" +
+                   last.strength[i] + "): no outlier of its own yet");
+      }
+    });
+    return notes.length ? "<p class=\"pe-note pe-disagree\">Finite N against the limit, " +
+      esc(s.label) + ": " + notes.join("; ") + ".</p>" : "";
+  }
+
   function measured() {
     var box = $("pe-measured");
     if (data.points.length === 0) {
@@ -467,12 +487,14 @@ N^(alpha2 - k (1/2 - alpha1)) (k = 0: the first spike, N^max(alpha1, alpha2)).</
                r.strength.join("</td><td>") + "</td><td class=\"pe-l\">" + cmp +
                "</td></tr>";
         });
-        h += "</table>";
+        h += "</table>" + strengthNotes(s, +p.alpha1, +p.alpha2);
       });
       if (sets.length) {
         h += "<p class=\"pe-note\">Strength: the separate strength of term k (its part " +
              "orthogonal to the earlier terms); a term makes its own outlier once it passes " +
-             "about 1 (the BBP threshold at N = d), clearly from about 1.4. * float32.</p>";
+             "about 1 (the BBP threshold at N = d), clearly from about 1.4; the threshold is " +
+             "higher where the updates widen the bulk, as GELU's do (chapter Two steps). " +
+             "* float32.</p>";
       }
     }
     if (p.terms) {

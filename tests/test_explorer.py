@@ -360,6 +360,15 @@ def test_built_page_shows_the_stored_values(tab, page_url):
         at = [r for r in e4 if r["N"] == cells[0]]
         assert int(cells[1]) == len(at)
         assert _close(cells[4], [float(r["terms_2"]) for r in at])
+    # where the stored strengths disagree with the limit the page says so: at (0.30, 0.38)
+    # tanh's k = 2 term has exponent -0.02 but grows over the stored sizes
+    page = tab.open(page_url + "?alpha1=0.30&alpha2=0.38&activation=tanh")
+    tanh = [r for r in _at(rows, 0.30, 0.38, activation="tanh")]
+    Ns = sorted({int(r["N"]) for r in tanh})
+    k2 = [[float(r["strength_k2"]) for r in tanh if int(r["N"]) == N] for N in (Ns[0], Ns[-1])]
+    assert sum(k2[1]) / len(k2[1]) > sum(k2[0]) / len(k2[0])
+    notes = [e.inner_text() for e in page.query_selector_all(".pe-disagree")]
+    assert len(notes) == 1 and "k = 2 should shrink" in notes[0] and "-0.02" in notes[0]
     # far from every stored point the page says so
     page = tab.open(page_url + "?alpha1=0.05&alpha2=0.05")
     assert page.query_selector("#pe-nothing") is not None

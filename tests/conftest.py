@@ -1,5 +1,15 @@
 """Shared pytest configuration."""
 
+import pytest
+
+
+@pytest.fixture(scope="session")
+def built_book():
+    """``_build/html`` from a strict build of the book, built once per session when missing
+    or older than an input (``test_book.build_if_stale``)."""
+    from test_book import build_if_stale
+    return build_if_stale()
+
 
 def pytest_configure(config):
     config.addinivalue_line(

@@ -363,9 +363,10 @@ def _build_inputs() -> list[Path]:
     return [p for p in inputs if p.exists()]
 
 
-@pytest.fixture(scope="session")
-def built_book() -> Path:
-    """``_build/html`` from a strict build: reused when newer than every input, else rebuilt."""
+def build_if_stale() -> Path:
+    """``_build/html`` from a strict build: reused when newer than every input, else rebuilt.
+    The session fixture ``built_book`` (tests/conftest.py) calls it, for this file and for
+    tests/test_explorer.py."""
     stamp = HTML / "searchindex.js"  # rewritten by every build
     newest_input = max(p.stat().st_mtime for p in _build_inputs())
     if not stamp.exists() or stamp.stat().st_mtime < newest_input:

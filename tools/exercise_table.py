@@ -40,18 +40,25 @@ def exercises() -> list[dict]:
 
 
 def render() -> str:
+    """One table per chapter: each exercise (its number and title, linked), kind, level,
+    time, and whether ``check`` verifies its answer."""
     rows = exercises()
-    lines = ["| chapter | exercise | kind | level | time | `check` |",
-             "| --- | --- | --- | --- | ---: | :---: |"]
-    for r in rows:
-        lines.append(f"| {{doc}}`{r['chapter']}` | {{ref}}`{r['label']}` | {r['kind']} | "
-                     f"{r['level']} | {r['minutes']} min | {'yes' if r['checked'] else ''} |")
     total = sum(r["minutes"] for r in rows)
     kinds = {k: sum(1 for r in rows if r["kind"] == k) for k in
              ("derivation", "prediction, then simulation", "coding")}
-    summary = (f"{len(rows)} exercises, about {total / 60:.1f} hours in all: "
-               + ", ".join(f"{n} {k}" for k, n in kinds.items()) + ".")
-    return summary + "\n\n" + "\n".join(lines) + "\n"
+    out = [f"{len(rows)} exercises, about {total / 60:.1f} hours in all: "
+           + ", ".join(f"{n} {k}" for k, n in kinds.items()) + "."]
+    for stem in CHAPTERS:
+        mine = [r for r in rows if r["chapter"] == stem]
+        if not mine:
+            continue
+        minutes = sum(r["minutes"] for r in mine)
+        out += ["", f"{{doc}}`{stem}` ({len(mine)} exercises, about {minutes} min)", "",
+                "| exercise | kind | level | time | `check` |",
+                "| --- | --- | --- | ---: | :---: |"]
+        out += [f"| {{ref}}`{r['label']}`: {r['title']} | {r['kind']} | {r['level']} | "
+                f"{r['minutes']} min | {'yes' if r['checked'] else ''} |" for r in mine]
+    return "\n".join(out) + "\n"
 
 
 def page_with_table(text: str) -> str:

@@ -436,13 +436,16 @@ def chapter_times_table(results: dict) -> str:
     two, one = results["book"], results.get("book_one_thread", {})
     m = results["machine"]
     rows = [f"| chapter | {m['cores']} cores | 1 BLAS thread |", "| --- | ---: | ---: |"]
-    for stem in [k for k in two if k != "total"]:
+    order = ["intro", "one_step", "two_steps", "reuse_vs_fresh", "finite_size", "explorer"]
+    stems = [k for k in order if k in two] + [k for k in two if k not in order + ["total"]]
+    for stem in stems:
         rows.append(f"| {stem} | {two[stem]:.0f} s | "
                     f"{f'{one[stem]:.0f} s' if stem in one else '-'} |")
     rows.append(f"| **all** | **{two['total']:.0f} s** | "
                 f"**{one['total']:.0f} s** |" if one else f"| **all** | {two['total']:.0f} s | - |")
     install = results.get("install", {}).get("fresh_venv_notebooks_extra_s")
-    note = (f"Measured {results['date']} with `python benchmarks/run.py --only book,install` "
+    date = results.get("measured", {}).get("book", {}).get("date", results["date"])
+    note = (f"Measured {date} with `python benchmarks/run.py --only book,install` "
             f"on {m['cpu']} ({m['cores']} cores, Python {m['python']}); each time includes "
             f"starting the kernel.")
     if install is not None:
@@ -539,13 +542,24 @@ def markdown_table(results: dict) -> str:
         parts = ", ".join(f"{k} {v:.0f} s" for k, v in b.items() if k != "total")
         rows.append(f"| the book: every chapter at its default size | **{b['total']:.0f} s** "
                     f"({parts}) | | | < 300 s |")
-    load = m.get("load_average_at_start")
-    head = (f"Measured {results['date']} on {m['cpu']}, {m['cores']} cores"
-            f"{f' (load average {load[0]:.1f} at the start)' if load else ''}, Python "
-            f"{m['python']}, NumPy {m['numpy']}, {blas}, PyTorch {m.get('torch', '-')} "
-            f"({m.get('torch_threads', '-')} threads). Times are medians of interleaved "
-            f"repetitions; a ratio is the ratio of the medians, and in brackets the median of "
-            f"the ratios of back-to-back repetitions.")
+    measured = results.get("measured", {})
+    when = {}
+    for part, info in measured.items():
+        load = info.get("load_average")
+        when.setdefault((info["date"], None if load is None else round(load[0], 1)), []).append(part)
+    if when:
+        dated = "; ".join(f"{', '.join(sorted(parts))} on {date}"
+                          + (f" (load average {load} at the start)" if load is not None else "")
+                          for (date, load), parts in sorted(when.items()))
+        head = f"Measured on {m['cpu']}, {m['cores']} cores: {dated}. Python "
+    else:
+        load = m.get("load_average_at_start")
+        head = (f"Measured {results['date']} on {m['cpu']}, {m['cores']} cores"
+                f"{f' (load average {load[0]:.1f} at the start)' if load else ''}, Python ")
+    head += (f"{m['python']}, NumPy {m['numpy']}, {blas}, PyTorch {m.get('torch', '-')} "
+             f"({m.get('torch_threads', '-')} threads). Times are medians of interleaved "
+             f"repetitions; a ratio is the ratio of the medians, and in brackets the median of "
+             f"the ratios of back-to-back repetitions.")
     return head + "\n\n" + "\n".join(rows) + "\n"
 
 
@@ -583,6 +597,11 @@ def main() -> None:
     out = Path(args.out)
     results = json.loads(out.read_text()) if args.only and out.exists() else {}
     results.update({"machine": machine(), "date": time.strftime("%Y-%m-%d")})
+    # when each part was measured, and the machine's load then (a rerun of some parts
+    # keeps the others' dates)
+    for part in parts:
+        results.setdefault("measured", {})[part] = {
+            "date": results["date"], "load_average": results["machine"].get("load_average_at_start")}
     print("machine:", json.dumps(results["machine"]))
 
     if "cli" in parts:

@@ -86,7 +86,9 @@ class Activation:
         return P
 
     # -- Gaussian moments -------------------------------------------------------------------
-    def _expect(self, f: ArrayFn) -> float:
+    def expectation(self, f: ArrayFn) -> float:
+        """E f(zeta) for zeta ~ N(0, 1) by Gauss-Hermite quadrature, split at the activation's
+        kinks (``breakpoints``) if it has any."""
         if self.breakpoints:
             return gaussian_expectation_piecewise(f, self.breakpoints)
         return gaussian_expectation(f)
@@ -96,14 +98,14 @@ class Activation:
         it needs no derivative and is right for ReLU too (m_2 = phi(0) there)."""
         key = ("m", j)
         if key not in self._cache:
-            self._cache[key] = self._expect(lambda z: self.sigma(z) * hermite(j, z))
+            self._cache[key] = self.expectation(lambda z: self.sigma(z) * hermite(j, z))
         return self._cache[key]
 
     def kappa(self, k: int, r: int) -> float:
         """kappa_{k,r} = E[sigma^(k+1)(zeta) sigma'(zeta)^r] (SPEC section 1 and 3.2)."""
         key = ("kappa", k, r)
         if key not in self._cache:
-            self._cache[key] = self._expect(
+            self._cache[key] = self.expectation(
                 lambda z: self.derivative(z, k + 1) * self.derivative(z, 1) ** r)
         return self._cache[key]
 

@@ -92,7 +92,7 @@ def term_exists(k: int, activation="tanh", batch: str = "reused") -> bool:
 
 def _relative(moment: float, integrand, act) -> float:
     """|E f| / max(1, E|f|): a moment measured against the scale of its integrand."""
-    scale = act._expect(lambda z: np.abs(integrand(z)))
+    scale = act.expectation(lambda z: np.abs(integrand(z)))
     return abs(moment) / max(1.0, scale)
 
 

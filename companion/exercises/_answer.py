@@ -72,7 +72,7 @@ def _off(value: float, target: float, absolute: bool = False) -> str:
     return f"{direction} by {abs(value - target):.2g}"
 
 
-def _as_number(answer: Any, what: str) -> float | None:
+def _as_number(answer: Any) -> float | None:
     if isinstance(answer, (bool, np.bool_)) or not isinstance(answer, numbers.Real):
         try:
             answer = float(np.asarray(answer).item())
@@ -98,7 +98,7 @@ def compare(spec: Answer, answer: Any) -> Feedback:
     hint = f" Hint: {spec.hint}" if spec.hint else ""
     expected = spec.expected()
     if spec.kind == "integer":
-        value = _as_number(answer, spec.what)
+        value = _as_number(answer)
         if value is None or value != int(value):
             return Feedback(False, f"Not yet: {spec.what} is a whole number, "
                                    f"got {answer!r}.{hint}")
@@ -107,7 +107,7 @@ def compare(spec: Answer, answer: Any) -> Feedback:
         return Feedback(False, f"Not yet: {int(value)} is {_off(value, expected, True)} "
                                f"for {spec.what}.{hint}")
     if spec.kind == "number":
-        value = _as_number(answer, spec.what)
+        value = _as_number(answer)
         if value is None:
             return Feedback(False, f"Not yet: {spec.what} is one finite number, "
                                    f"got {answer!r}.{hint}")
@@ -143,7 +143,7 @@ def compare(spec: Answer, answer: Any) -> Feedback:
             return Feedback(False, f"Not yet: your function raised {type(error).__name__}: "
                                    f"{error} at {point}.{hint}")
         want = reference(*point)
-        got_v, want_v = _as_number(got, spec.what), float(want)
+        got_v, want_v = _as_number(got), float(want)
         if got_v is None or not _close(got_v, want_v, spec.rtol, spec.atol):
             shown = got if got_v is None else f"{got_v:.4g}"
             where = ("not a number" if got_v is None else _off(got_v, want_v))

@@ -250,7 +250,11 @@ def nbval(python: Path, folder: Path, notebook: str, threads: int | None, label:
     stored outputs, sanitized like tests/test_book.py does; ``threads`` sets every BLAS and
     OpenMP thread count. Returns the finished process and, per code cell, the outputs
     nbval saw (as :func:`summarize` gives them)."""
-    (folder / "conftest.py").write_text(RECORDER)
+    conftest = folder / "conftest.py"
+    # written only when missing or different: runs that share the folder (two at a time in
+    # the Binder play) must not see it half-written
+    if not conftest.exists() or conftest.read_text() != RECORDER:
+        conftest.write_text(RECORDER)
     record = folder / f".{Path(notebook).stem}.record.json"
     record.unlink(missing_ok=True)
     extra = {"PLAY_RECORD": str(record)}

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 import numbers
 import textwrap
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 import numpy as np

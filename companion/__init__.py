@@ -9,7 +9,8 @@ from .alignment import (a_power_basis, cos2_with_directions, left_overlaps, subs
 from .network import (TwoStepRun, correlation_loss, gradient, init_network, run_two_steps,
                       step_size, two_step_update)
 from .spectra import (count_outliers, count_outliers_against_null, mp_edges,
-                      mp_singular_value_density, singular_values, top_singular)
+                      mp_singular_value_density, singular_values, top_singular,
+                      top_singular_each)
 from .targets import Link, Target, make_link, make_target
 from .spikes import count_spikes, separate_strengths, spike_census
 from .theory import (first_direction_alignment, is_learnable, lambda_boundary, lambda_count,

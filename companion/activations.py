@@ -23,7 +23,6 @@ import numpy as np
 from numpy.polynomial import hermite as phys_hermite
 from numpy.polynomial import hermite_e
 from numpy.polynomial import polynomial as poly
-from scipy.special import erf, ndtr
 
 from .gaussian import gaussian_expectation, gaussian_expectation_piecewise, hermite
 
@@ -77,10 +76,8 @@ class Activation:
 
     def prime_inplace(self, P: np.ndarray) -> np.ndarray:
         """Overwrite ``P`` with sigma'(P) and return it (the gradient's hot path)."""
-        if self.name == "tanh":
-            np.tanh(P, out=P)
-            np.square(P, out=P)
-            np.subtract(1.0, P, out=P)
+        if self.name == "tanh" and P.flags.c_contiguous:
+            _tanh_prime_inplace(P.reshape(-1))
             return P
         P[...] = self.derivatives[0](P)
         return P
@@ -110,7 +107,43 @@ class Activation:
         return self._cache[key]
 
 
+_CHUNK = 1 << 15        # elements per chunk of _tanh_prime_inplace: both buffers stay in L2
+
+
+def _tanh_prime_inplace(p: np.ndarray) -> None:
+    """tanh'(z) = 1 - tanh(z)^2 = 4 e / (1 + e)^2 with e = exp(-2|z|), in place on a flat array.
+
+    In chunks that stay in cache: 1.3 to 2.6 times faster than tanh, square and subtract over
+    the whole array (measured on 512 x 4096 and 1024 x 4096 blocks), which were a tenth of
+    the two-step update at N = 4096. Also accurate where 1 - tanh^2 cancels to 0 (|z| > 19)."""
+    buf = np.empty(min(_CHUNK, p.size), dtype=p.dtype)
+    for start in range(0, p.size, _CHUNK):
+        c = p[start:start + _CHUNK]
+        t = buf[:c.size]
+        np.abs(c, out=c)
+        c *= -2.0
+        np.exp(c, out=c)
+        np.add(c, 1.0, out=t)
+        np.square(t, out=t)
+        c *= 4.0
+        c /= t
+
+
 # -- named activations ------------------------------------------------------------------------
+def erf(z):
+    """The error function (scipy.special.erf; imported here, on first use, because importing
+    scipy.special costs about 0.35 s of every command line run that never needs it)."""
+    from scipy.special import erf as _erf
+    return _erf(z)
+
+
+def ndtr(z):
+    """The standard normal distribution function Phi (scipy.special.ndtr, imported on first
+    use like :func:`erf`)."""
+    from scipy.special import ndtr as _ndtr
+    return _ndtr(z)
+
+
 def _tanh_derivatives(order: int, shift: float = 0.0) -> tuple[ArrayFn, ...]:
     # sigma^(k) is a polynomial P_k in t = tanh(z + shift), with P_{k+1}(t) = P_k'(t) (1 - t^2).
     out = []

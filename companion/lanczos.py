@@ -10,14 +10,13 @@ warns and falls back to PROPACK (``scipy.sparse.linalg.svds``).
 
 from __future__ import annotations
 
-import contextlib
 import math
 import warnings
 
 import numpy as np
-import scipy.linalg
 
-from .validation import check_fits_in_memory, finite_array, positive_int
+from .blas import blas_threads, limited, map_single_threaded
+from .validation import available_memory_bytes, check_fits_in_memory, finite_array, positive_int
 
 
 # The start block (and ARPACK's/PROPACK's start vector in the fallback) is drawn from this fixed
@@ -55,6 +54,7 @@ _RANGE = {np.dtype(np.float64): 1e-5, np.dtype(np.float32): 2e-3}
 _MIXED_SIZES = (1 << 20, 1 << 26)
 # Matrices with at least this many entries are multiplied with all of BLAS's threads.
 _WIDE_PRODUCTS = 1 << 20
+_AHEAD = 0.8
 
 
 def top_singular_bytes(N: int, d: int, k: int, itemsize: int = 8) -> int:
@@ -116,6 +116,29 @@ def top_singular(W, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return _top_singular(W, k)[0]
 
 
+def top_singular_each(matrices, k: int) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """:func:`top_singular` of each matrix, computed at once on the machine's cores (one
+    matrix per Python thread, each with single-threaded BLAS, see :mod:`companion.blas`).
+
+    Each result is the one :func:`top_singular` gives with one BLAS thread: it does not depend
+    on how the matrices are shared out. Faster than one after the other because a third of
+    the block method's time is small operations (the Rayleigh-Ritz eigensolver, Cholesky QR)
+    that use one core: 0.8 s instead of 1.0 s for the top 8 of W0, W1 and W2 at N = 2048 on
+    2 cores (``benchmarks/run.py``)."""
+    matrices = [finite_array(W, "W", 2) for W in matrices]
+    k = positive_int(k, "k")
+    for W in matrices:
+        if k > min(W.shape):
+            raise ValueError(f"k must be at most min(N, d) = {min(W.shape)}, got {k}")
+    threads = blas_threads()
+    need = sum(top_singular_bytes(*W.shape, k, W.dtype.itemsize) for W in matrices)
+    if threads == 1 or need > 0.5 * available_memory_bytes():
+        return [_top_singular(W, k)[0] for W in matrices]     # one at a time
+    # up to two matrices per core: three on two cores finish together rather than the
+    # third alone on one core
+    return map_single_threaded(lambda W: _top_singular(W, k)[0], matrices, 2 * threads)
+
+
 def _top_singular(W: np.ndarray, k: int):
     """:func:`top_singular` for a checked W and k: ``((U, s, Vt), info)``, where ``info`` says
     which ``solver`` gave the result ("block", "propack" or "dense") and, for the block method,
@@ -124,7 +147,7 @@ def _top_singular(W: np.ndarray, k: int):
     m = min(W.shape)
     b = min(k + _BLOCK_EXTRA, m)
     if k >= m - 1 or m <= 64 or 2 * (k + b) >= m:
-        U, s, Vt = scipy.linalg.svd(W, full_matrices=False, check_finite=False)
+        U, s, Vt = np.linalg.svd(W, full_matrices=False)
         return (U[:, :k], s[:k], Vt[:k]), {"solver": "dense"}
     check_fits_in_memory(top_singular_bytes(*W.shape, k, W.dtype.itemsize),
                          f"the top {k} singular vectors of a {W.shape[0]} x {W.shape[1]} matrix")
@@ -134,11 +157,9 @@ def _top_singular(W: np.ndarray, k: int):
     # thread gains little and, on a busy machine, waiting threads made them ten times slower
     # (measured: 26 s instead of 2 s for the top 8 of a 2048 x 2048 W0 with the load average
     # at 9 on 2 cores).
-    ctl = _blas_controller()
-    threads = max([lib["num_threads"] for lib in ctl.info() if lib["user_api"] == "blas"]
-                  or [1])
+    threads = blas_threads()
     wide = threads if W.size >= _WIDE_PRODUCTS and threads > 1 else None
-    with ctl.limit(limits=1, user_api="blas"):
+    with limited(1):
         start, info32 = _float32_start(W, k, b, wide) if _mixed(W) else (None, {})
         out, info = _block_lanczos(W, k, b, _MAX_STEPS, _LANCZOS_SEED, wide, start)
     info.update(solver="block", products_float32=info32.get("products", 0))
@@ -158,7 +179,7 @@ def _top_singular(W: np.ndarray, k: int):
 def _propack(W: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The fallback: Lanczos bidiagonalization (PROPACK) from a seeded start vector, then
     ARPACK if PROPACK fails; s decreasing."""
-    from scipy.sparse.linalg import svds   # only here: its import costs 0.1 s at start-up
+    from scipy.sparse.linalg import svds   # only here: scipy's import costs 0.3 s at start-up
 
     m = min(W.shape)
     rng = np.random.default_rng(_LANCZOS_SEED)
@@ -188,29 +209,12 @@ def _float32_start(W: np.ndarray, k: int, b: int, wide):
     top, bottom = float(np.max(W32)), float(np.min(W32))
     if not (np.isfinite(top) and np.isfinite(bottom) and max(top, -bottom) > 1e-30):
         return None, {}
-    return _block_lanczos(W32, k, b, _MAX_STEPS, _LANCZOS_SEED, wide, ritz=True)
-
-
-def _threads(n):
-    """BLAS limited to n threads inside the block (n=None: unchanged)."""
-    if not n:
-        return contextlib.nullcontext()
-    return _blas_controller().limit(limits=n, user_api="blas")
-
-
-_CONTROLLER = None
-
-
-def _blas_controller():
-    global _CONTROLLER
-    if _CONTROLLER is None:
-        from threadpoolctl import ThreadpoolController
-        _CONTROLLER = ThreadpoolController()
-    return _CONTROLLER
+    return _block_lanczos(W32, k, b, _MAX_STEPS, _LANCZOS_SEED, wide, ritz=True,
+                          basis=np.float32)
 
 
 def _block_lanczos(W: np.ndarray, k: int, b: int, max_steps: int, seed: int, wide=None,
-                   start=None, tols=None, ritz=False):
+                   start=None, tols=None, ritz=False, basis=np.float64):
     """Top-k singular triplets of W by block Lanczos on G = A^T A, A = W (N >= d) or W^T.
 
     Returns ``((U, s, Vt), info)``, or ``(None, info)`` if the residuals do not meet the
@@ -243,7 +247,7 @@ def _block_lanczos(W: np.ndarray, k: int, b: int, max_steps: int, seed: int, wid
     p_max = rows - b                     # basis size that triggers a thick restart
     keep = min(k + b, p_max - b)         # Ritz vectors kept by a restart
     rng = np.random.default_rng(seed)
-    Q = np.empty((rows, m))
+    Q = np.empty((rows, m), dtype=basis)
     H = np.zeros((rows, rows))
     Q[:b], _ = _orthonormalize(rng.standard_normal((b, m)) if start is None else start, Q[:0],
                                1.0, eps, rng)
@@ -256,7 +260,7 @@ def _block_lanczos(W: np.ndarray, k: int, b: int, max_steps: int, seed: int, wid
     while True:
         # one step: G times the newest block, as rows: (Q_c A^T) A, scaled by c^2 so that
         # the Gram operator neither overflows nor underflows (c is fixed at the first step)
-        with _threads(wide):
+        with limited(wide):
             X = Q[lo:p].astype(dt, copy=False) @ A.T
             if c is None:
                 size = float(np.max(np.abs(X)))
@@ -267,9 +271,9 @@ def _block_lanczos(W: np.ndarray, k: int, b: int, max_steps: int, seed: int, wid
         info["products"] += 2
         info["steps"] += 1
         step = info["steps"]
-        Y = Y.astype(np.float64, copy=False)
+        Y = Y.astype(basis, copy=False)
         scale = float(np.linalg.norm(Y))
-        with _threads(wide):
+        with limited(wide):
             C = Y @ Q[:p].T              # block row of H = Q G Q^T
             Y -= C @ Q[:p]
             C2 = Y @ Q[:p].T             # second pass of Gram-Schmidt
@@ -278,14 +282,15 @@ def _block_lanczos(W: np.ndarray, k: int, b: int, max_steps: int, seed: int, wid
         H[lo:p, :p] = C
         H[:p, lo:p] = C.T
         bn = min(b, m - p)               # size of the next block (the space may run out)
-        Qn, R = _orthonormalize(Y, Q[:p], scale, eps, rng)
+        Qn, R = _orthonormalize(Y.astype(np.float64, copy=False), Q[:p], scale, eps, rng)
         full = p + bn > p_max
         if step >= next_check or bn == 0 or full or step >= max_steps:
             info["checks"] += 1
             n_ritz = min(p, max(k + 1, keep if full else 0, b if ritz else 0))
-            theta, Z = scipy.linalg.eigh(H[:p, :p], subset_by_index=[p - n_ritz, p - 1],
-                                         driver="evr", check_finite=False)
-            theta, Z = theta[::-1], Z[:, ::-1]
+            # numpy's eigh (all pairs; scipy's subset solver takes half the time, but
+            # importing scipy.linalg costs 0.3 s of every command line run)
+            theta, Z = np.linalg.eigh(H[:p, :p])
+            theta, Z = theta[::-1][:n_ritz], Z[:, ::-1][:, :n_ritz]
             res = np.linalg.norm(R[:bn] @ Z[lo:p, :k], axis=0)
             deficit = _deficit(theta, res, k, eps, *tols)
             info["trace"].append((step, p, round(deficit, 2), float(res.max(initial=0.0))))
@@ -298,7 +303,7 @@ def _block_lanczos(W: np.ndarray, k: int, b: int, max_steps: int, seed: int, wid
                 # the log-residual falls about linearly (faster near the end): check again a
                 # little before the step where the present rate predicts convergence
                 rate = (last[1] - deficit) / (step - last[0])
-                jump = math.ceil(0.8 * deficit / rate)
+                jump = math.ceil(_AHEAD * deficit / rate)
             else:
                 jump = 2
             last = (step, deficit)
@@ -322,7 +327,7 @@ def _block_lanczos(W: np.ndarray, k: int, b: int, max_steps: int, seed: int, wid
     if ritz:
         return Z[:, :b].T @ Q[:p], info
     V = Z[:, :k].T @ Q[:p]               # Ritz vectors (rows) in the m-dimensional space
-    with _threads(wide):
+    with limited(wide):
         B = V.astype(dt, copy=False) @ A.T   # k x (larger side): A restricted to them
     info["products"] += 1
     P, s, Bt = np.linalg.svd(B.astype(np.float64, copy=False), full_matrices=False)
@@ -345,9 +350,9 @@ def _orthonormalize(Y, Qb, scale, eps, rng):
         L1 = np.linalg.cholesky(Y @ Y.T)
         cond = np.diag(L1)
         if cond.min() > 1e-5 * cond.max() and cond.min() > 1e-3 * scale:
-            Q1 = scipy.linalg.solve_triangular(L1, Y, lower=True, check_finite=False)
+            Q1 = np.linalg.inv(L1) @ Y
             L2 = np.linalg.cholesky(Q1 @ Q1.T)
-            Qn = scipy.linalg.solve_triangular(L2, Q1, lower=True, check_finite=False)
+            Qn = np.linalg.inv(L2) @ Q1
             return Qn, (L1 @ L2).T      # Y = L1 Q1 = L1 L2 Qn
     except np.linalg.LinAlgError:
         pass

@@ -9,7 +9,7 @@ import numpy as np
 
 from .alignment import cos2_with_directions, subspace_projection
 from .network import run_two_steps
-from .spectra import count_outliers, mp_edges, top_singular
+from .spectra import count_outliers, mp_edges, top_singular, top_singular_each
 from .spikes import spike_census
 from .theory import first_direction_alignment, is_learnable, lambda_count, n_spikes
 
@@ -38,8 +38,7 @@ def simulate(N: int = 2000, d: int | None = None, n: int | None = None, alpha1: 
     run = run_two_steps(N=N, d=d, n=n, alpha1=alpha1, alpha2=alpha2, batch=batch,
                         activation=activation, target=target, noise=noise, seed=seed, dtype=dtype,
                         c1=c1, c2=c2)
-    spectra = {name: top_singular(W, top_k) for name, W in
-               (("W0", run.W0), ("W1", run.W1), ("W2", run.W2))}
+    spectra = dict(zip(("W0", "W1", "W2"), top_singular_each((run.W0, run.W1, run.W2), top_k)))
     edge = mp_edges(run.N / run.d)[1]
     _, s2, Vt2 = spectra["W2"]
     tgt = run.target

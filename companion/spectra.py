@@ -12,14 +12,13 @@ the smaller Gram matrix (:func:`singular_values` with ``k=None``); the top k sin
 from __future__ import annotations
 
 import numpy as np
-import scipy.linalg
 
-from .lanczos import top_singular, top_singular_bytes
+from .lanczos import top_singular, top_singular_bytes, top_singular_each
 from .validation import check_fits_in_memory, choice, finite_array, positive_real
 
 __all__ = ["SINGULAR_VALUE_METHODS", "count_outliers", "count_outliers_against_null",
            "gram_bytes", "mp_edges", "mp_singular_value_density", "singular_values",
-           "top_singular", "top_singular_bytes"]
+           "top_singular", "top_singular_bytes", "top_singular_each"]
 
 SINGULAR_VALUE_METHODS = ("gram", "lapack")
 
@@ -41,6 +40,8 @@ def singular_values(W, k: int | None = None, method: str = "gram") -> np.ndarray
     are needed to full relative accuracy. A float32 matrix is squared in float64 (one column
     block at a time), so its Gram spectrum is as accurate as float32 data allow.
     """
+    import scipy.linalg     # here, not at the top: its import costs 0.3 s of every start-up
+
     W = finite_array(W, "W", 2)
     if k is not None:
         return top_singular(W, k)[1]

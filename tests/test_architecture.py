@@ -12,8 +12,8 @@ PACKAGE = Path(__file__).resolve().parents[1] / "companion"
 
 #: the layers from the bottom up, as the README's table lists them
 LAYERS = [
-    ("core numerics", {"validation", "gaussian", "activations", "targets", "network", "lanczos",
-                       "spectra", "alignment"}),
+    ("core numerics", {"validation", "blas", "gaussian", "activations", "targets", "network",
+                       "lanczos", "spectra", "alignment"}),
     ("the companion's theory", {"spikes", "expansion", "theory"}),
     ("results", {"runs", "store"}),
     ("experiments", {"experiments"}),

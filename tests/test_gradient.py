@@ -50,3 +50,48 @@ def test_one_step_is_rank_one_plus_small():
     assert s_G[0] > 10 * s_G[1]
     assert s_R[0] < 0.2 * s_G[0]
     assert s_R[0] < 5 / np.sqrt(N)
+
+
+def test_update_does_not_depend_on_the_threads():
+    # the update shares its row blocks out over one worker per BLAS thread (companion.blas);
+    # with one thread or two, and with blocks of every size, the same W1 and W2
+    from threadpoolctl import threadpool_limits
+
+    rng = np.random.default_rng(4)
+    N, d, n = 300, 120, 150
+    W0, a = cp.init_network(N, d, rng)
+    X, y = rng.standard_normal((n, d)), rng.standard_normal(n)
+    with threadpool_limits(limits=2, user_api="blas"):
+        two = cp.two_step_update(W0, a, X, y, 3.0, 5.0)
+    with threadpool_limits(limits=1, user_api="blas"):
+        one = cp.two_step_update(W0, a, X, y, 3.0, 5.0)
+    # the update as the SPEC writes it, W + eta G, with G from the gradient
+    W1 = W0 + 3.0 * cp.gradient(W0, a, X, y)
+    W2 = W1 + 5.0 * cp.gradient(W1, a, X, y)
+    for got in (two, one):
+        np.testing.assert_allclose(got[0], W1, rtol=1e-13, atol=1e-15)
+        np.testing.assert_allclose(got[1], W2, rtol=1e-13, atol=1e-15)
+
+
+def test_update_rejects_weights_that_overflow():
+    rng = np.random.default_rng(5)
+    W0, a = cp.init_network(8, 6, rng)
+    X, y = rng.standard_normal((10, 6)), rng.standard_normal(10)
+    with np.errstate(over="ignore", invalid="ignore"), \
+            pytest.raises(ValueError, match="W1 .*NaN or infinite.*"):
+        cp.two_step_update(W0, a * 1e300, X, y * 1e300, 1e300, 1.0)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_tanh_prime_is_accurate_in_the_tails(dtype):
+    # the update's tanh' = 4 e / (1 + e)^2, e = exp(-2|z|), against 1 / cosh(z)^2 in extended
+    # precision: relative accuracy everywhere, where 1 - tanh(z)^2 cancels to 0 for |z| > 19
+    z = np.r_[np.linspace(-30, 30, 20001), 0.0, 1e-300, 700.0, -800.0].astype(dtype)
+    got = cp.get_activation("tanh").prime_inplace(z.copy())
+    exact = 1.0 / np.cosh(z.astype(np.longdouble)) ** 2
+    tiny = np.finfo(dtype).tiny
+    ok = exact > tiny
+    rel = np.abs(got[ok] - exact[ok]) / exact[ok]
+    assert got.dtype == dtype
+    assert rel.max() < (2e-15 if dtype == np.float64 else 1e-6)
+    assert np.all(got[~ok] <= tiny) and np.all(got >= 0)

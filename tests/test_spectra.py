@@ -303,3 +303,21 @@ def test_outlier_counts():
     # null edge = the null's second singular value (its first spike is skipped)
     assert cp.count_outliers_against_null(s, null) == 2
     assert cp.count_outliers_against_null(s, null, skip=0) == 0
+
+
+def test_top_singular_each_is_top_singular_with_one_thread():
+    # several matrices at once, one per Python thread with single-threaded BLAS: each result
+    # is exactly what top_singular gives with one BLAS thread
+    from threadpoolctl import threadpool_limits
+
+    mats = [_spiked(700, 600, spikes, seed) for seed, spikes in
+            enumerate(((), (3.0,), (5.0, 2.5)))]
+    with threadpool_limits(limits=2, user_api="blas"):
+        each = cp.top_singular_each(mats, 6)
+    with threadpool_limits(limits=1, user_api="blas"):
+        alone = [cp.top_singular(W, 6) for W in mats]
+    for got, ref, W in zip(each, alone, mats):
+        assert all(np.array_equal(x, y) for x, y in zip(got, ref))
+        np.testing.assert_allclose(got[1], scipy.linalg.svdvals(W)[:6], rtol=1e-10)
+    with pytest.raises(ValueError, match="k must be at most"):
+        cp.top_singular_each([mats[0], np.ones((4, 5))], 6)

@@ -11,6 +11,7 @@ warns and falls back to PROPACK (``scipy.sparse.linalg.svds``).
 from __future__ import annotations
 
 import math
+import time
 import warnings
 
 import numpy as np
@@ -142,8 +143,8 @@ def top_singular_each(matrices, k: int) -> list[tuple[np.ndarray, np.ndarray, np
 def _top_singular(W: np.ndarray, k: int):
     """:func:`top_singular` for a checked W and k: ``((U, s, Vt), info)``, where ``info`` says
     which ``solver`` gave the result ("block", "propack" or "dense") and, for the block method,
-    counts its products with W (``products``; ``products_float32`` of the float32 start) as
-    :func:`_block_lanczos` does."""
+    counts and times its products with W as :func:`_block_lanczos` does (``products``,
+    ``seconds``, ``product_seconds``; the same with ``_float32`` for the float32 start)."""
     m = min(W.shape)
     b = min(k + _BLOCK_EXTRA, m)
     if k >= m - 1 or m <= 64 or 2 * (k + b) >= m:
@@ -162,7 +163,9 @@ def _top_singular(W: np.ndarray, k: int):
     with limited(1):
         start, info32 = _float32_start(W, k, b, wide) if _mixed(W) else (None, {})
         out, info = _block_lanczos(W, k, b, _MAX_STEPS, _LANCZOS_SEED, wide, start)
-    info.update(solver="block", products_float32=info32.get("products", 0))
+    info.update(solver="block", products_float32=info32.get("products", 0),
+                seconds_float32=info32.get("seconds", 0.0),
+                product_seconds_float32=info32.get("product_seconds", 0.0))
     if out is None:
         warnings.warn(f"top_singular: block Lanczos did not converge in {info['steps']} "
                       f"iterations ({info['products']} products) for the top {k} singular values "
@@ -220,11 +223,13 @@ def _block_lanczos(W: np.ndarray, k: int, b: int, max_steps: int, seed: int, wid
     Returns ``((U, s, Vt), info)``, or ``(None, info)`` if the residuals do not meet the
     tolerances within ``max_steps`` block steps. ``info`` counts the ``products`` of W (or
     W^T) with a block of ``block`` vectors (two per step and one at the end), the ``steps``,
-    the Rayleigh-Ritz ``checks``, the thick ``restarts`` and the final ``basis`` size, and
+    the Rayleigh-Ritz ``checks``, the thick ``restarts`` and the final ``basis`` size, times
+    the whole method (``seconds``) and its products with W (``product_seconds``), and
     ``trace`` lists (step, basis size, log of the residual over its tolerance, largest
     residual) at each check. ``start`` (b x m rows) replaces the random start block; ``tols``
-    the tolerances (value, vector, residual); with ``ritz=True`` the top b Ritz vectors (rows,
-    float64) are returned in place of the triplets, converged or not.
+    the tolerances (value, vector, residual); with ``ritz=True`` the top b Ritz vectors (rows)
+    are returned in place of the triplets, converged or not; ``basis`` is the dtype of the
+    Krylov basis (float32 for the float32 start: half the memory traffic of Gram-Schmidt).
 
     The basis Q (rows, float64) spans the block Krylov space of G; each step multiplies the
     newest block by G (two products in W's dtype), orthogonalizes the result against the
@@ -253,13 +258,15 @@ def _block_lanczos(W: np.ndarray, k: int, b: int, max_steps: int, seed: int, wid
                                1.0, eps, rng)
     p, lo = b, 0                         # basis Q[:p]; newest block Q[lo:p]
     info = {"block": b, "products": 0, "steps": 0, "checks": 0, "restarts": 0, "basis": p,
-            "trace": []}
+            "trace": [], "seconds": 0.0, "product_seconds": 0.0}
+    t_start = time.perf_counter()
     next_check = max(2, math.ceil((k + 1) / b)) if start is None else 1
     last = None                          # (step, deficit) at the previous check
     c = None
     while True:
         # one step: G times the newest block, as rows: (Q_c A^T) A, scaled by c^2 so that
         # the Gram operator neither overflows nor underflows (c is fixed at the first step)
+        t_product = time.perf_counter()
         with limited(wide):
             X = Q[lo:p].astype(dt, copy=False) @ A.T
             if c is None:
@@ -268,6 +275,7 @@ def _block_lanczos(W: np.ndarray, k: int, b: int, max_steps: int, seed: int, wid
             X *= c
             Y = X @ A
             Y *= c
+        info["product_seconds"] += time.perf_counter() - t_product
         info["products"] += 2
         info["steps"] += 1
         step = info["steps"]
@@ -298,6 +306,7 @@ def _block_lanczos(W: np.ndarray, k: int, b: int, max_steps: int, seed: int, wid
                 break
             if step >= max_steps:
                 info["basis"] = p
+                info["seconds"] = time.perf_counter() - t_start
                 return (Z[:, :b].T @ Q[:p] if ritz else None), info
             if last is not None and last[1] > deficit:
                 # the log-residual falls about linearly (faster near the end): check again a
@@ -325,14 +334,18 @@ def _block_lanczos(W: np.ndarray, k: int, b: int, max_steps: int, seed: int, wid
         lo, p = p, p + bn
     info["basis"] = p
     if ritz:
+        info["seconds"] = time.perf_counter() - t_start
         return Z[:, :b].T @ Q[:p], info
     V = Z[:, :k].T @ Q[:p]               # Ritz vectors (rows) in the m-dimensional space
+    t_product = time.perf_counter()
     with limited(wide):
         B = V.astype(dt, copy=False) @ A.T   # k x (larger side): A restricted to them
+    info["product_seconds"] += time.perf_counter() - t_product
     info["products"] += 1
     P, s, Bt = np.linalg.svd(B.astype(np.float64, copy=False), full_matrices=False)
     small = P.T @ V                      # singular vectors in the m-dimensional space (rows)
     U, Vt = (Bt.T, small) if N >= d else (small.T, Bt)
+    info["seconds"] = time.perf_counter() - t_start
     return (U.astype(dt, copy=False), s.astype(dt, copy=False), Vt.astype(dt, copy=False)), info
 
 

@@ -29,6 +29,9 @@ BATCHES = ("reused", "fresh")
 # sigma'(W X^T) to (workers x BLOCK) x n entries while keeping both products large enough for
 # BLAS (blocks of 512 rows cost 5% more time than whole products at N = 4096, 1024 about 1%).
 _BLOCK_ROWS = 1024
+# Updates of at least this many multiply-adds (N n d; N = n = d = 2048) share their blocks
+# out over one single-threaded BLAS per core (see _ascend); smaller ones use BLAS's threads.
+_SPLIT_WORK = 1 << 33
 
 
 def step_size(N: int, alpha: float, c: float = 1.0) -> float:
@@ -65,8 +68,8 @@ def two_step_update(W0, a, X1, y1, eta1: float, eta2: float, activation="tanh",
     where (X2, y2) = (X1, y1) for a reused batch (leave them None) or a fresh batch
     (SPEC section 2). Four N x n x d products and two sigma' evaluations in all; eta and a
     are applied together, and W added, one block of rows at a time, and a reused batch is
-    scaled by y once, so that the update costs 1.1 times its four products at N = 4096
-    (``benchmarks/run.py``)."""
+    scaled by y once: the update takes 1.09 times its four products at N = 4096 on 2 cores
+    (``benchmarks/run.py``; 0.99 times without sigma', which is the rest)."""
     if (X2 is None) != (y2 is None):
         raise ValueError("X2 and y2 must be given together (fresh batch) or both left out (reused)")
     W0, a, X1, y1 = _checked(W0, a, X1, y1)
@@ -106,11 +109,17 @@ def _scaled_batch(X, y):
     return X * (y / X.shape[0]).astype(X.dtype, copy=False)[:, None]
 
 
-def _blocks(N: int, block_rows: int = _BLOCK_ROWS) -> tuple[int, int]:
-    """(workers, rows per block) of the update: a block each for up to as many workers as
-    BLAS has threads, blocks of at most ``block_rows`` rows."""
-    rows = min(block_rows, -(-N // min(blas_threads(), N)))
-    return min(blas_threads(), -(-N // rows)), rows
+def _blocks(N: int, n: int, d: int, block_rows: int = _BLOCK_ROWS) -> tuple[int, int]:
+    """(workers, rows per block) of the update. Below _SPLIT_WORK, one worker (BLAS with all
+    its threads) and blocks of ``block_rows``; above it, a block each for up to as many
+    workers as BLAS has threads, blocks of at most ``block_rows`` rows and, with many
+    threads, at most 2 * _BLOCK_ROWS rows alive in all (64 rows a worker beyond 32 threads;
+    the memory of :func:`estimate_run_bytes`)."""
+    threads = blas_threads()
+    if N * n * d < _SPLIT_WORK or threads == 1:
+        return 1, min(block_rows, N)
+    rows = min(block_rows, -(-N // min(threads, N)), max(64, 2 * _BLOCK_ROWS // threads))
+    return min(threads, -(-N // rows)), rows
 
 
 def _ascend(W, a, X, Xy, act: Activation, out: np.ndarray, add_W: bool,
@@ -118,10 +127,13 @@ def _ascend(W, a, X, Xy, act: Activation, out: np.ndarray, add_W: bool,
     """out = diag(a) sigma'(W X^T) Xy (+ W if ``add_W``), by blocks of rows of W: with
     a = eta a and Xy = diag(y) X / n, W + eta G(W; X, y) (SPEC section 2).
 
-    The blocks are shared out over as many Python threads as BLAS has threads, each with
-    single-threaded BLAS, so that sigma' runs on every core too (see :mod:`companion.blas`)."""
+    From _SPLIT_WORK multiply-adds on, the blocks are shared out over as many Python threads
+    as BLAS has threads, each with single-threaded BLAS, so that sigma' runs on every core
+    too (see :mod:`companion.blas`): 1.05 against 1.10 times the four products at N = 4096.
+    Below it the split gains nothing and, right after other threaded BLAS calls (as in
+    :func:`run_two_steps`), loses up to 1.5 times at N = 512 to OpenBLAS's spinning threads."""
     N = W.shape[0]
-    workers, rows = _blocks(N, block_rows)
+    workers, rows = _blocks(N, X.shape[0], W.shape[1], block_rows)
     starts = list(range(0, N, rows))
 
     def run(mine):
@@ -192,13 +204,15 @@ class TwoStepRun:
 def estimate_run_bytes(N: int, d: int, n: int, batch: str, itemsize: int = 8,
                        top_k: int = 16) -> int:
     """Peak memory of :func:`run_two_steps` and of the top-``top_k`` singular triplets of its
-    weights that follow it: W0, W1, W2, one or two batches, the batch scaled by y and one
-    block of sigma'(W X^T), all of ``itemsize`` bytes per entry (8: float64, 4: float32), and
+    weights that follow it: W0, W1, W2, one or two batches, the batch scaled by y and a
+    block of sigma'(W X^T) per worker (2048 rows in all up to 32 BLAS threads), all of
+    ``itemsize`` bytes per entry (8: float64, 4: float32), and
     the working memory of :func:`companion.top_singular` (a float64 Krylov basis of at most
     256 MiB, :func:`companion.lanczos.top_singular_bytes`). At N = d = n = 16384, reused:
-    10.3 GiB in float64, 5.3 GiB in float32."""
+    10.6 GiB in float64, 5.4 GiB in float32 (measured peak: 10.35 and 5.33 GiB with 2 BLAS
+    threads, ``benchmarks/run.py``)."""
     batches = 2 if batch == "fresh" else 1
-    workers, rows = _blocks(N)                  # a block of sigma'(W X^T) per worker
+    workers, rows = _blocks(N, n, d)            # a block of sigma'(W X^T) per worker
     run = itemsize * (3 * N * d + (batches + 1) * n * (d + 1) + workers * rows * n + N)
     return run + (top_singular_bytes(N, d, min(top_k, N, d), itemsize) if top_k else 0)
 

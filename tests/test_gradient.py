@@ -52,10 +52,14 @@ def test_one_step_is_rank_one_plus_small():
     assert s_R[0] < 5 / np.sqrt(N)
 
 
-def test_update_does_not_depend_on_the_threads():
-    # the update shares its row blocks out over one worker per BLAS thread (companion.blas);
-    # with one thread or two, and with blocks of every size, the same W1 and W2
+def test_update_does_not_depend_on_the_threads(monkeypatch):
+    # a large update shares its row blocks out over one worker per BLAS thread
+    # (companion.blas; here forced at a small size); with one thread or two, the same W1 and W2
     from threadpoolctl import threadpool_limits
+
+    import companion.network as net
+
+    monkeypatch.setattr(net, "_SPLIT_WORK", 1)
 
     rng = np.random.default_rng(4)
     N, d, n = 300, 120, 150
@@ -95,3 +99,15 @@ def test_tanh_prime_is_accurate_in_the_tails(dtype):
     assert got.dtype == dtype
     assert rel.max() < (2e-15 if dtype == np.float64 else 1e-6)
     assert np.all(got[~ok] <= tiny) and np.all(got >= 0)
+
+
+def test_update_blocks_bound_the_memory_with_many_threads(monkeypatch):
+    # one block per worker, a worker per BLAS thread: with many threads the blocks shrink so
+    # that at most 2048 rows of sigma'(W X^T) are alive, as estimate_run_bytes counts
+    import companion.network as net
+
+    for threads, N in ((1, 5000), (2, 5000), (2, 1500), (16, 16384), (64, 16384), (4, 3)):
+        monkeypatch.setattr(net, "blas_threads", lambda t=threads: t)
+        workers, rows = net._blocks(N, N, N)
+        assert 1 <= workers <= min(threads, N) and workers * rows <= max(2048, 64 * threads)
+        assert workers * rows >= min(N, 1024)      # blocks no smaller than they need be

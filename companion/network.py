@@ -54,7 +54,8 @@ def gradient(W, a, X, y, activation="tanh", block_rows: int = _BLOCK_ROWS) -> np
     """Negative gradient of the correlation loss, G(W; X, y) = (1/n) diag(a) sigma'(W X^T) diag(y) X.
 
     SPEC section 2, the matrix formula (no autograd). Works in row blocks of W so that only a
-    ``block_rows x n`` slice of sigma'(W X^T) is alive at once. The result has W's dtype.
+    ``block_rows x n`` slice of sigma'(W X^T) per worker is alive at once (see
+    :func:`_ascend`). The result has W's dtype.
     """
     W, a, X, y = _checked(W, a, X, y)
     G = np.empty(W.shape, dtype=W.dtype)
@@ -79,7 +80,7 @@ def two_step_update(W0, a, X1, y1, eta1: float, eta2: float, activation="tanh",
     if X2 is None:
         X2, Xy2 = X1, Xy1
     else:
-        _, _, X2, y2 = _checked(W0, a, X2, y2)
+        X2, y2 = _checked_batch(X2, y2, W0)
         Xy1 = None                                  # at most one scaled batch alive
         Xy2 = _scaled_batch(X2, y2)
     W1 = finite_array(W1, "W1 (the weights after the first step; is eta1 too large?)", 2)
@@ -90,18 +91,22 @@ def two_step_update(W0, a, X1, y1, eta1: float, eta2: float, activation="tanh",
 def _checked(W, a, X, y):
     """W, a, X, y as finite arrays of matching shapes, a and X in W's dtype."""
     W = finite_array(W, "W", 2)
-    X = finite_array(X, "X", 2)
     a = finite_array(a, "a", 1)
+    if a.shape[0] != W.shape[0]:
+        raise ValueError(f"a must have N = {W.shape[0]} entries to match W, got {a.shape[0]}")
+    return (W, a.astype(W.dtype, copy=False)) + _checked_batch(X, y, W)
+
+
+def _checked_batch(X, y, W):
+    """X, y as finite arrays, X with W's number of columns and dtype, y with X's rows."""
+    X = finite_array(X, "X", 2)
     y = finite_array(y, "y", 1)
-    N, d = W.shape
-    n = X.shape[0]
+    d = W.shape[1]
     if X.shape[1] != d:
         raise ValueError(f"X must have d = {d} columns to match W, got shape {X.shape}")
-    if a.shape[0] != N:
-        raise ValueError(f"a must have N = {N} entries to match W, got {a.shape[0]}")
-    if y.shape[0] != n:
-        raise ValueError(f"y must have n = {n} entries to match X, got {y.shape[0]}")
-    return W, a.astype(W.dtype, copy=False), X.astype(W.dtype, copy=False), y
+    if y.shape[0] != X.shape[0]:
+        raise ValueError(f"y must have n = {X.shape[0]} entries to match X, got {y.shape[0]}")
+    return X.astype(W.dtype, copy=False), y
 
 
 def _scaled_batch(X, y):

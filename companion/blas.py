@@ -3,9 +3,9 @@ over them (the hot loops of :mod:`companion.network` and :mod:`companion.lanczos
 
 Why it matters: OpenBLAS's worker threads keep spinning for a while after each product, so
 element-wise numpy work that follows a threaded product runs with one core taken (measured:
-tanh' of a 1024 x 4096 block in 51 ms after a product, 30 ms otherwise). The two-step
-update therefore runs one single-threaded BLAS per core on its own rows instead; the block
-Lanczos method keeps BLAS on one thread except around its products with W.
+tanh' of a 1024 x 4096 block in 51 ms after a product, 30 ms otherwise). A large two-step
+update (N n d >= 2048^3) therefore runs one single-threaded BLAS per core on its own rows
+instead; the block Lanczos method keeps BLAS on one thread except around its products with W.
 """
 
 from __future__ import annotations

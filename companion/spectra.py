@@ -40,11 +40,11 @@ def singular_values(W, k: int | None = None, method: str = "gram") -> np.ndarray
     are needed to full relative accuracy. A float32 matrix is squared in float64 (one column
     block at a time), so its Gram spectrum is as accurate as float32 data allow.
     """
-    import scipy.linalg     # here, not at the top: its import costs 0.3 s of every start-up
-
     W = finite_array(W, "W", 2)
     if k is not None:
         return top_singular(W, k)[1]
+    import scipy.linalg     # here, not at the top: its import costs 0.3 s of every start-up
+
     choice(method, "method", SINGULAR_VALUE_METHODS)
     if method == "lapack" or min(W.shape) == 0:
         return scipy.linalg.svdvals(W, check_finite=False)

@@ -77,19 +77,71 @@ def fmt_interval(low, high, decimals: int = 2, signed: bool = False) -> str:
     return f"[{fmt_fixed(low, decimals, signed)}, {fmt_fixed(high, decimals, signed)}]"
 
 
-def show(name: str, fig) -> None:
-    """Display ``fig`` and glue it under ``name`` in one output (see the module docstring),
-    then close it so that it is not drawn a second time at the end of the cell."""
-    import matplotlib.pyplot as plt
+def show(*args) -> None:
+    """Display a figure in the notebook and close it, so that it is not drawn a second time
+    at the end of the cell: ``show(fig)``. The book numbers and captions it from the cell's
+    metadata (``mystnb.figure``: name and caption; ``mystnb.image``: alt text), which
+    JupyterLab ignores without an error (book/CONVENTIONS.md, "Figures").
 
+    ``show(name, fig)`` (a chapter not yet moved off glue) also glues it under ``name``."""
+    import matplotlib.pyplot as plt
+    from IPython.display import display
+
+    *name, fig = args
     try:
+        if not name:
+            raise ImportError
         from myst_nb import glue
     except ImportError:
-        from IPython.display import display
         display(fig)
     else:
-        glue(name, fig, display=True)
+        glue(name[0], fig, display=True)
     plt.close(fig)
+
+
+class Shown(str):
+    """A number formatted for the prose. Its ``repr`` is its text, so an ``{eval}`` role
+    shows it as it is, in the book (MyST-NB) and in JupyterLab (jupyterlab-myst) alike: no
+    quotes, no escaped backslashes."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return str.__str__(self)
+
+
+class Numbers:
+    """The numbers a section of a chapter quotes, formatted for prose, as attributes:
+    ``ts = Numbers(count=3, slope="+0.15")`` and, in the chapter's markdown,
+    {eval}`ts.count`. Strings are kept as they are, anything else goes through :func:`fmt`.
+    The functions of :mod:`companion.summaries` return them (one per reported table or group
+    of numbers); a missing name raises an AttributeError that lists the names there are."""
+
+    def __init__(self, **values) -> None:
+        shown = {k: Shown(v if isinstance(v, str) else fmt(v)) for k, v in values.items()}
+        object.__setattr__(self, "_values", shown)
+
+    def __getattr__(self, name: str) -> Shown:
+        values = object.__getattribute__(self, "_values")
+        try:
+            return values[name]
+        except KeyError:
+            raise AttributeError(f"no number called {name!r}; there are: "
+                                 f"{', '.join(values)}") from None
+
+    def __setattr__(self, name, value):
+        raise AttributeError("Numbers are read-only")
+
+    def __dir__(self):
+        return list(object.__getattribute__(self, "_values"))
+
+    def as_dict(self) -> dict[str, str]:
+        return {k: str(v) for k, v in object.__getattribute__(self, "_values").items()}
+
+    def __repr__(self) -> str:
+        values = object.__getattribute__(self, "_values")
+        width = max((len(k) for k in values), default=0)
+        return "\n".join(f"{k:<{width}}  {v}" for k, v in values.items())
 
 
 def glue_numbers(**values) -> None:

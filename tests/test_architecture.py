@@ -17,7 +17,7 @@ LAYERS = [
     ("the companion's theory", {"spikes", "expansion", "theory"}),
     ("results", {"runs", "store"}),
     ("experiments", {"experiments"}),
-    ("figures", {"figures", "plotting", "book", "exercises", "explorer"}),
+    ("figures", {"figures", "plotting", "book", "exercises", "explorer", "summaries"}),
     ("reproduce", {"reproduce", "cache", "sweep"}),
     ("entry points", {"claims", "simulate", "cli", "__main__", "__init__"}),
 ]

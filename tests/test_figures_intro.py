@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from companion.figures import intro
+from companion.summaries import intro as intro_numbers
 from companion.runs import Run, Runs
 
 NS = (1024, 2048)
@@ -85,7 +86,7 @@ def test_headline_says_when_the_stored_runs_are_absent(which):
 
 
 def test_headline_numbers_are_the_means_at_the_ends_of_the_N_range():
-    out = intro.headline_numbers(_spikes(), _projection())
+    out = intro_numbers.headline(_spikes(), _projection()).as_dict()
     assert out["spikes_Ns"] == "1024, 2048"
     assert out["spikes_seeds"] == "2"
     assert out["spikes_first"] == "2" and out["spikes_last"] == "2.5"
@@ -97,9 +98,9 @@ def test_headline_numbers_are_the_means_at_the_ends_of_the_N_range():
 
 
 def test_headline_numbers_read_na_without_stored_runs():
-    out = intro.headline_numbers(None, None)
+    out = intro_numbers.headline(None, None).as_dict()
     assert set(out.values()) == {"n/a"}
-    assert intro.headline_numbers(_spikes(), None)["he3_reused"] == "n/a"
+    assert intro_numbers.headline(_spikes(), None).he3_reused == "n/a"
 
 
 def test_headline_draws_the_stored_runs_when_present():

@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: venv test test-quick book student repository-url clean
+.PHONY: venv test test-quick book plain student repository-url clean
 
 # The pinned environment, then the package itself, editable (Binder installs the same
 # file and then the package non-editable: tests/test_anywhere.py plays that).
@@ -32,6 +32,12 @@ test-quick: venv
 book: venv
 	$(BIN)/python -c "import matplotlib.pyplot, seaborn"
 	env -u MPLBACKEND $(BIN)/jupyter-book build --all -W -n --keep-going .
+
+# The plain edition (book/plain/): every chapter for Colab, GitHub and Jupyter without MyST,
+# boxes as quotes and the prose's numbers as stored; tests/test_plain_edition.py checks it is
+# current. Run it after tools/execute_chapter.py has stored a changed chapter.
+plain: venv
+	$(BIN)/python tools/plain_edition.py
 
 # The student edition (book/instructors.md): every chapter without its solutions, as notebooks
 # (_build/student/notebooks/) and as a strictly built book (_build/student/html/), from the

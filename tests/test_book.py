@@ -213,13 +213,38 @@ def test_no_code_or_output_line_is_cut_off(stem):
 
 @pytest.mark.parametrize("stem", NOTEBOOKS)
 def test_every_figure_has_alt_text(stem):
-    """Every placed figure says in words what it shows (its alt text), not a file path."""
+    """Every placed figure says in words what it shows (its alt text), not a file path: a
+    figure is the image output of a code cell whose metadata names and captions it
+    (``mystnb.figure``; its alt text in ``mystnb.image.alt``)."""
     nb = _read_nb(stem)
-    text = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
-    blocks = re.findall(r"```\{glue:figure\}[^\n]*\n(.*?)\n\s*\n", text, flags=re.S)
-    missing = [b.splitlines()[0] if b else "?" for b in blocks
-               if not re.search(r"^:alt: .{30,}", b, flags=re.M)]
-    assert not missing, f"{stem}.ipynb: figures without an alt text of a sentence: {missing}"
+    missing = []
+    for cell in _code_cells(nb):
+        meta = cell.get("metadata", {}).get("mystnb", {})
+        if "figure" not in meta:
+            continue
+        fig = meta["figure"]
+        if not fig.get("name") or len(str(fig.get("caption", ""))) < 30:
+            missing.append(f"{fig.get('name', '?')}: name and caption")
+        if len(str(meta.get("image", {}).get("alt", ""))) < 30:
+            missing.append(f"{fig.get('name', '?')}: alt text of a sentence")
+    assert not missing, f"{stem}.ipynb: figures without {missing}"
+
+
+@pytest.mark.parametrize("stem", NOTEBOOKS)
+def test_every_image_is_a_numbered_figure(stem):
+    """A cell that stores an image carries figure metadata (a name, a caption), so that the
+    book numbers it and {numref} finds it; one image per such cell (two images would share
+    one name)."""
+    bad = []
+    for i, cell in enumerate(_code_cells(_read_nb(stem))):
+        images = _image_outputs({"cells": [cell]})
+        has_figure = "figure" in cell.get("metadata", {}).get("mystnb", {})
+        if images and not has_figure and "solution" not in cell.get("metadata", {}).get(
+                "tags", []):
+            bad.append(f"code cell {i + 1}: {images} image(s) without figure metadata")
+        if has_figure and images != 1:
+            bad.append(f"code cell {i + 1}: figure metadata but {images} images")
+    assert not bad, f"{stem}.ipynb: {bad}"
 
 
 def _png_width(b64: str) -> int:
@@ -358,10 +383,60 @@ def test_build_outputs_match_the_stored_ones(built_book, stem):
                         + "\n".join(differ[:5]))
 
 
+def _stored_prose_values(nb: dict) -> list[tuple[str, str]]:
+    """(expression, stored text) for every {eval} role of the chapter, in reading order:
+    markdown cells, and the captions of figures (code cell metadata), as stored by
+    tools/execute_chapter.py in each cell's ``user_expressions``."""
+    out = []
+    for cell in nb["cells"]:
+        if cell["cell_type"] == "markdown":
+            text = "".join(cell["source"])
+        else:
+            text = str(cell.get("metadata", {}).get("mystnb", {}).get("figure", {}).get(
+                "caption", ""))
+        stored = {item["expression"]: item["result"]["data"].get("text/plain")
+                  for item in cell.get("metadata", {}).get("user_expressions", [])}
+        for expr in re.findall(r"\{eval\}`([^`]+)`", text):
+            out.append((expr, stored.get(expr)))
+    return out
+
+
+@pytest.mark.parametrize("stem", NOTEBOOKS)
+def test_every_prose_number_is_stored(stem):
+    """Every {eval} role has a stored value (JupyterLab shows it before the chapter runs;
+    the plain edition prints it): the chapter was executed with tools/execute_chapter.py."""
+    missing = [expr for expr, value in _stored_prose_values(_read_nb(stem)) if value is None]
+    assert not missing, (f"{stem}.ipynb: no stored value for {missing[:5]}; run "
+                         f"`.venv/bin/python tools/execute_chapter.py {stem}.ipynb`")
+
+
+@pytest.mark.parametrize("stem", NOTEBOOKS)
+def test_build_prose_numbers_match_the_stored_ones(built_book, stem):
+    """The numbers the built page shows in its prose ({eval} roles, evaluated by MyST-NB's
+    inline execution and recorded by book/_ext/record_eval.py) are the stored ones, in the
+    same order: what JupyterLab shows before a run and the plain edition prints is what the
+    book computes."""
+    stored = _stored_prose_values(_read_nb(stem))
+    record = ROOT / "_build" / "jupyter_execute" / (stem + ".eval.json")
+    if not stored:
+        return
+    assert record.exists(), f"the build recorded no {{eval}} values for {stem}"
+    built = [(item["expression"], item["text/plain"])
+             for item in json.loads(record.read_text())]
+    assert [e for e, _ in built] == [e for e, _ in stored], (
+        f"{stem}: the build evaluated other expressions than the notebook stores")
+    differ = [f"{e}: stored {a!r}, built {b!r}" for (e, a), (_, b) in zip(stored, built)
+              if a != b]
+    assert not differ, (f"{stem}.ipynb: the build's prose numbers differ from the stored "
+                        f"ones; re-execute with tools/execute_chapter.py if intended:\n"
+                        + "\n".join(differ[:8]))
+
+
 # --- the strict build -------------------------------------------------------------------------
 
 def _build_inputs() -> list[Path]:
     inputs = [ROOT / "_config.yml", ROOT / "_toc.yml", ROOT / "book" / "references.bib"]
+    inputs += sorted((ROOT / "book" / "_ext").glob("*.py"))
     inputs += [_source(stem) for stem in TOC]
     inputs += sorted((ROOT / "companion").rglob("*.py"))
     inputs += sorted((ROOT / "_mathjax").glob("*"))

@@ -1,0 +1,107 @@
+"""The plain edition (tools/plain_edition.py, ``book/plain/``): the chapters for renderers
+without MyST (Colab, GitHub's preview, VS Code, classic Jupyter).
+
+* ``book/plain/`` is exactly what the script writes from the chapters now (so a chapter
+  changed without ``make plain`` fails here);
+* every plain notebook, rendered by nbconvert's HTML exporter (CommonMark and math, no
+  MyST: what those places do), shows no raw MyST (directive fences, roles, label lines,
+  glue keys) and every number the book's prose shows (the values stored in the chapter);
+* the conversion itself on small inputs: a box, each role, a figure caption, a missing
+  stored value.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))
+
+import plain_edition as pe  # noqa: E402
+
+CHAPTERS = pe.chapters()
+BOOK = pe.Book(CHAPTERS)
+#: raw MyST as it shows where MyST is not rendered
+RAW_MYST = re.compile(r"```\{|\{(eval|glue|glue:text|glue:figure|doc|numref|ref|prf:ref|cite:p|"
+                      r"cite:t|prf:[a-z]+|exercise|solution-start|solution-end)\}|^:label:|"
+                      r"^\([A-Za-z0-9_\-]+\)=\s*$", re.M)
+
+
+def stored_numbers(path: Path) -> list[str]:
+    """Every value the chapter's prose shows (its stored {eval} values)."""
+    return [v for cell in pe.read(path)["cells"] for v in pe.stored_values(cell).values()]
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
+def test_plain_edition_is_current(path):
+    stored = pe.OUT / path.name
+    assert stored.exists(), f"book/plain/{path.name} is missing: run `make plain`"
+    assert stored.read_text() == pe.dumps(pe.plain_notebook(path, BOOK)), (
+        f"book/plain/{path.name} is not what tools/plain_edition.py writes from "
+        f"book/{path.name} now: run `make plain` and commit")
+
+
+def rendered_text(nb: dict) -> str:
+    """The notebook as nbconvert's HTML exporter renders it, as the reader's text: markdown
+    through CommonMark with math left for MathJax, code and outputs shown."""
+    import nbformat
+    from nbconvert import HTMLExporter
+
+    body, _ = HTMLExporter(template_name="classic").from_notebook_node(
+        nbformat.from_dict(nb))
+    body = re.sub(r"<(script|style)\b.*?</\1>", "", body, flags=re.S)
+    return html.unescape(re.sub(r"<[^>]+>", "", body))
+
+
+def markdown_text(nb: dict) -> str:
+    """Only the markdown cells of ``nb``, rendered (code may legitimately contain braces)."""
+    md = dict(nb, cells=[c for c in nb["cells"] if c["cell_type"] == "markdown"])
+    return rendered_text(md)
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
+def test_plain_edition_renders_without_myst(path):
+    nb = json.loads((pe.OUT / path.name).read_text())
+    text = markdown_text(nb)
+    raw = sorted({m.group(0) for m in RAW_MYST.finditer(text)})
+    assert not raw, f"book/plain/{path.name} shows raw MyST: {raw[:10]}"
+    flat = re.sub(r"\s+", " ", text)
+    missing = [v for v in stored_numbers(path) if re.sub(r"\s+", " ", v) not in flat]
+    assert not missing, f"book/plain/{path.name} lacks numbers of the book: {missing[:10]}"
+
+
+def test_boxes_become_headed_quotes_and_roles_text():
+    text = ("(sec-x)=\n## A section\n\n```{prf:conjecture} The companion derives: a rule\n"
+            ":label: intro-conj-count\n\nSee {prf:ref}`intro-conj-count`, {doc}`two_steps`, "
+            "{cite:p}`ba2022onestep`, {cite:t}`moniri2026twostep`.\n```\n")
+    out = pe.plain_markdown(text, BOOK, "intro")
+    assert out.startswith("## A section")
+    assert "> **Conjecture (The companion derives: a rule).**" in out
+    assert "(Ba et al. 2022)" in out and "Moniri and Hassani (2026)" in out
+    assert "[Two steps: a spiked spectrum](two_steps.ipynb)" in out
+    assert not RAW_MYST.search(out)
+
+
+def test_stored_values_replace_eval_roles_and_a_missing_one_fails():
+    cell = {"cell_type": "markdown", "source": "N = {eval}`ns.N`",
+            "metadata": {"user_expressions": [{"expression": "ns.N", "result": {
+                "status": "ok", "data": {"text/plain": "'1024'"}, "metadata": {}}}]}}
+    values = pe.stored_values(cell)
+    assert pe.with_stored_values(cell["source"], values, "x") == "N = 1024"
+    with pytest.raises(KeyError, match="no stored value"):
+        pe.with_stored_values("{eval}`ns.M`", values, "x")
+
+
+def test_figures_get_their_caption_and_counts_run_on():
+    nb = pe.plain_notebook(ROOT / "book" / "intro.ipynb", BOOK)
+    captions = [c["source"] for c in nb["cells"]
+                if c["cell_type"] == "markdown" and c["source"].startswith("**Figure ")]
+    assert captions and captions[0].startswith("**Figure 1.** ")
+    counts = [c["execution_count"] for c in nb["cells"] if c["cell_type"] == "code"]
+    assert counts == list(range(1, len(counts) + 1))

@@ -1,0 +1,316 @@
+#!/usr/bin/env python3
+"""The plain edition: every chapter as a notebook that reads well without MyST.
+
+Colab, GitHub's preview, VS Code and classic Jupyter render notebook markdown as CommonMark
+with math: a MyST box (```{prf:theorem}```, ```{exercise}```) shows there as a code fence
+with raw LaTeX, and a role ({eval}`x`, {doc}`two_steps`) as literal text. This script writes
+each chapter of the book (the ``.ipynb`` files of ``_toc.yml``) to ``book/plain/`` with
+
+* every box as a headed blockquote (**Theorem (The paper states ...).** then the text);
+* every ``{eval}`` role replaced by the value stored in the notebook (the values of the last
+  top-to-bottom run, ``tools/execute_chapter.py``; the book's build shows the same ones,
+  ``tests/test_book.py`` checks it);
+* cross-references as text: a box by its kind and title, a figure as "Figure n" (numbered
+  in the notebook's order), a section by its heading, a chapter as a link to its plain
+  notebook, citations as "Author et al. (year)";
+* each figure's caption (in the drawing cell's metadata in the book) as a markdown cell
+  under the figure; label lines ``(name)=`` removed; every cell kept, outputs included, so
+  the Colab install cell is there and the stored figures show before anything runs.
+
+``tests/test_plain_edition.py`` checks that ``book/plain/`` is what this script writes now,
+and renders every notebook with nbconvert's HTML exporter (no MyST) to find no raw MyST and
+every stored number. The student edition (``tools/student_edition.py``) is made from it.
+
+Usage: ``make plain`` or ``python tools/plain_edition.py [--out DIR]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import re
+import sys
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+OUT = ROOT / "book" / "plain"
+
+#: ```{name} argument ... ``` (three or more backticks; the closing fence has as many)
+DIRECTIVE = re.compile(r"^(?P<fence>`{3,})\{(?P<name>[^}]+)\}[ \t]*(?P<arg>[^\n]*)\n"
+                       r"(?P<body>.*?)^(?P=fence)[ \t]*$\n?", re.M | re.S)
+ROLE = re.compile(r"\{(?P<name>[a-z:\-]+)\}`(?P<text>[^`]*)`")
+TARGET = re.compile(r"^\((?P<label>[A-Za-z0-9_\-:.]+)\)=[ \t]*\n", re.M)
+HEADING = re.compile(r"^#+[ \t]+(.+)$", re.M)
+KINDS = {"prf:theorem": "Theorem", "prf:conjecture": "Conjecture",
+         "prf:observation": "Observation", "prf:definition": "Definition",
+         "prf:lemma": "Lemma", "prf:proof": "Proof", "exercise": "Exercise",
+         "note": "Note", "warning": "Warning", "important": "Important"}
+NOTICE = ("*This is the plain edition of this chapter, for Colab, GitHub, VS Code and any "
+          "Jupyter without the MyST extension: boxes are quotes, cross-references are text, "
+          "and the numbers in the prose are those of the book's last run (they do not change "
+          "when you rerun the cells; the outputs do). The book itself: `book/{stem}.ipynb`, "
+          "built with Jupyter Book.*")
+
+
+# --- what the book knows: chapters, labels, figures, citations ---------------------------------
+
+def chapters() -> list[Path]:
+    """The notebooks of ``_toc.yml``, in reading order."""
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+    files = [toc["root"]]
+
+    def walk(entries):
+        for entry in entries or []:
+            if "file" in entry:
+                files.append(entry["file"])
+            walk(entry.get("sections"))
+
+    for part in toc.get("parts", []):
+        walk(part.get("chapters"))
+    return [ROOT / (f + ".ipynb") for f in files if (ROOT / (f + ".ipynb")).exists()]
+
+
+def read(path: Path) -> dict:
+    return json.loads(path.read_text())
+
+
+def _src(cell: dict) -> str:
+    src = cell.get("source", "")
+    return "".join(src) if isinstance(src, list) else src
+
+
+def _figure(cell: dict) -> dict | None:
+    return cell.get("metadata", {}).get("mystnb", {}).get("figure")
+
+
+def _options(body: str) -> tuple[dict, str]:
+    """A directive's ``:key: value`` lines and the rest of its body."""
+    opts, lines = {}, body.split("\n")
+    while lines and re.match(r"^:[\w-]+:", lines[0]):
+        key, _, value = lines.pop(0)[1:].partition(":")
+        opts[key] = value.strip()
+    return opts, "\n".join(lines).strip("\n")
+
+
+def _latex_text(text: str) -> str:
+    """A BibTeX name as text: accents (``{\\v{c}}``, ``{\\"o}``, ``\\'e``) as letters,
+    braces dropped."""
+    import unicodedata
+    marks = {"v": "\u030c", "'": "\u0301", "`": "\u0300", '"': "\u0308", "^": "\u0302",
+             "~": "\u0303", "c": "\u0327", "=": "\u0304", "u": "\u0306"}
+    text = re.sub(r"\\([v'`\"^~c=u])\s*\{?([A-Za-z])\}?",
+                  lambda m: m.group(2) + marks[m.group(1)], text)
+    return unicodedata.normalize("NFC", text.replace("{", "").replace("}", ""))
+
+
+def bibliography() -> dict[str, tuple[str, str]]:
+    """key -> (authors as cited, year) from book/references.bib."""
+    text = (ROOT / "book" / "references.bib").read_text()
+    out = {}
+    for m in re.finditer(r"@\w+\{([^,]+),(.*?)\n\}", text, re.S):
+        key, body = m.group(1).strip(), m.group(2)
+        authors = re.search(r"author\s*=\s*\{(.*?)\},?\n", body, re.S)
+        year = re.search(r"year\s*=\s*\{?(\d{4})", body)
+        names = [_latex_text(a.split(",")[0].strip()) for a in
+                 re.split(r"\s+and\s+", authors.group(1))] if authors else ["?"]
+        cited = (names[0] if len(names) == 1 else f"{names[0]} and {names[1]}"
+                 if len(names) == 2 else f"{names[0]} et al.")
+        out[key] = (cited, year.group(1) if year else "n.d.")
+    return out
+
+
+class Book:
+    """Titles, labels and figure numbers of every chapter (for cross-references)."""
+
+    def __init__(self, paths: list[Path]):
+        self.titles, self.labels, self.figures = {}, {}, {}
+        self.bib = bibliography()
+        for path in paths:
+            stem, nb = path.stem, read(path)
+            number = 0
+            for cell in nb["cells"]:
+                text = _src(cell)
+                if cell["cell_type"] == "markdown":
+                    if stem not in self.titles and (h := HEADING.search(text)):
+                        self.titles[stem] = h.group(1).strip()
+                    for m in DIRECTIVE.finditer(text):
+                        opts, _ = _options(m.group("body"))
+                        if "label" in opts:
+                            kind = KINDS.get(m.group("name"), m.group("name"))
+                            title = m.group("arg").strip()
+                            self.labels[opts["label"]] = (stem, f"{kind} “{title}”"
+                                                          if title else kind)
+                    for m in TARGET.finditer(text):
+                        rest = text[m.end():]
+                        h = HEADING.match(rest)
+                        self.labels[m.group("label")] = (stem, f"“{h.group(1).strip()}”"
+                                                         if h else m.group("label"))
+                elif (fig := _figure(cell)) is not None:
+                    number += 1
+                    self.figures[fig["name"]] = (stem, number)
+
+    def chapter_link(self, stem: str) -> str:
+        return f"[{self.titles.get(stem, stem)}]({stem}.ipynb)"
+
+    def cite(self, keys: str, textual: bool) -> str:
+        parts = []
+        for key in (k.strip() for k in keys.split(",")):
+            authors, year = self.bib.get(key, (key, "n.d."))
+            parts.append(f"{authors} ({year})" if textual else f"{authors} {year}")
+        return "; ".join(parts) if textual else "(" + "; ".join(parts) + ")"
+
+
+# --- one notebook ----------------------------------------------------------------------------
+
+def stored_values(cell: dict) -> dict[str, str]:
+    """expression -> the text stored for it in the cell (jupyterlab-myst's format, written
+    by tools/execute_chapter.py), without the quotes of a string's repr."""
+    out = {}
+    for item in cell.get("metadata", {}).get("user_expressions", []):
+        text = item.get("result", {}).get("data", {}).get("text/plain", "")
+        text = "".join(text) if isinstance(text, list) else text
+        out[item["expression"]] = re.sub(r"^(['\"])(.*)\1$", r"\2", text, flags=re.S)
+    return out
+
+
+def with_stored_values(text: str, values: dict[str, str], where: str) -> str:
+    """``text`` with each {eval}`x` replaced by its stored value (a missing one is an error:
+    the chapter was not executed with tools/execute_chapter.py since the role was added)."""
+    def value(m):
+        expr = m.group(1)
+        if expr not in values:
+            raise KeyError(f"{where}: no stored value for {{eval}}`{expr}`; run "
+                           f"tools/execute_chapter.py on the chapter")
+        return values[expr]
+    return re.sub(r"\{eval\}`([^`]*)`", value, text)
+
+
+def plain_roles(text: str, book: Book, stem: str) -> str:
+    """Every remaining role as plain text or a link."""
+    def role(m):
+        name, arg = m.group("name"), m.group("text")
+        target = re.sub(r"^.*<(.+)>$", r"\1", arg)
+        shown = re.match(r"^(.*?)\s*<.+>$", arg)
+        if name in ("prf:ref", "ref"):
+            where, title = book.labels.get(target, (stem, target))
+            text = shown.group(1) if shown else title
+            return text if where == stem else f"{text} in {book.chapter_link(where)}"
+        if name == "numref":
+            where, number = book.figures.get(target, (stem, "?"))
+            text = (shown.group(1).replace("%s", str(number)) if shown
+                    else f"Figure {number}")
+            return text if where == stem else f"{text} of {book.chapter_link(where)}"
+        if name == "doc":
+            return (f"[{shown.group(1)}]({target}.ipynb)" if shown
+                    else book.chapter_link(target))
+        if name in ("cite:p", "cite:t", "cite"):
+            return book.cite(arg, textual=name == "cite:t")
+        if name in ("math",):
+            return f"${arg}$"
+        return arg
+    return ROLE.sub(role, text)
+
+
+def _quote(text: str) -> str:
+    return "\n".join("> " + line if line.strip() else ">" for line in text.split("\n"))
+
+
+def plain_markdown(text: str, book: Book, stem: str) -> str:
+    """A markdown cell of the book as CommonMark: boxes as headed blockquotes, label lines
+    removed, roles as text."""
+    def box(m):
+        name, arg = m.group("name"), m.group("arg").strip()
+        opts, body = _options(m.group("body"))
+        if name == "solution-start":
+            where, title = book.labels.get(arg, (stem, "the exercise"))
+            return f"**Solution** of {title}.\n"
+        if name == "solution-end":
+            return ""
+        kind = KINDS.get(name, name.split(":")[-1].capitalize())
+        head = f"**{kind} ({arg}).**" if arg else f"**{kind}.**"
+        return _quote(f"{head}\n\n{body}") + "\n"
+    text = TARGET.sub("", text)
+    text = DIRECTIVE.sub(box, text)
+    return plain_roles(text, book, stem).strip("\n")
+
+
+def _markdown_cell(source: str, cell_id: str) -> dict:
+    return {"cell_type": "markdown", "id": cell_id, "metadata": {}, "source": source}
+
+
+def plain_notebook(path: Path, book: Book) -> dict:
+    """The plain edition of the chapter at ``path`` (a new notebook dict)."""
+    nb = copy.deepcopy(read(path))
+    stem, cells = path.stem, []
+    for cell in nb["cells"]:
+        values = stored_values(cell)
+        meta = cell.get("metadata", {})
+        fig = _figure(cell)
+        for key in ("user_expressions", "mystnb"):
+            meta.pop(key, None)
+        if cell["cell_type"] == "markdown":
+            text = with_stored_values(_src(cell), values, f"{stem}.ipynb")
+            text = plain_markdown(text, book, stem)
+            if text.strip():
+                cells.append(_markdown_cell(text, cell["id"]))
+            continue
+        cells.append(cell)
+        if fig is not None:
+            caption = with_stored_values(str(fig.get("caption", "")), values, f"{stem}.ipynb")
+            number = book.figures[fig["name"]][1]
+            cells.append(_markdown_cell(
+                f"**Figure {number}.** {plain_roles(caption, book, stem)}",
+                f"{cell['id']}-caption"))
+    cells.insert(1, _markdown_cell(NOTICE.format(stem=stem), "plain-edition-notice"))
+    nb["cells"] = renumbered(cells)
+    return nb
+
+
+def renumbered(cells: list[dict]) -> list[dict]:
+    """Execution counts 1, 2, 3, ... over the code cells kept (an edition that drops cells
+    must not show counts that jump)."""
+    count = 0
+    for cell in cells:
+        if cell["cell_type"] != "code" or cell.get("execution_count") is None:
+            continue
+        count += 1
+        cell["execution_count"] = count
+        for out in cell.get("outputs", []):
+            if "execution_count" in out:
+                out["execution_count"] = count
+    return cells
+
+
+def dumps(nb: dict) -> str:
+    """The notebook as nbformat writes it (stable: the test compares the text)."""
+    return json.dumps(nb, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def write(out: Path = OUT) -> list[Path]:
+    paths = chapters()
+    book = Book(paths)
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for path in paths:
+        target = out / path.name
+        target.write_text(dumps(plain_notebook(path, book)))
+        written.append(target)
+    for stale in set(out.glob("*.ipynb")) - set(written):
+        stale.unlink()
+    return written
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, default=OUT)
+    args = parser.parse_args(argv)
+    for path in write(args.out):
+        print(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

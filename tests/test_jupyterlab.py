@@ -1,0 +1,292 @@
+"""The chapters as a reader launches them in Binder: a real JupyterLab (the version of
+requirements.txt, with jupyterlab-myst) on localhost, driven in headless Chromium by
+Playwright.
+
+For every chapter, a copy outside the repository with the stored prose numbers removed from
+its metadata (so every number on screen is computed by this run) is opened and run with
+Run All; then
+
+* no markdown cell shows an "Unknown Directive" / "Unknown Role" box, a raw role or
+  directive fence, or an expression that was not evaluated;
+* every markdown cell shows the numbers the book's page shows there (the values stored in
+  the chapter, which tests/test_book.py checks against the build);
+* every figure is drawn, and no code cell stored an error;
+* JupyterLab shows at most 10 code lines more than the book's page (the page hides the
+  Colab install cell; everything else a chapter runs, the page shows too);
+* a screenshot of each chapter is saved in ``_build/jupyterlab/``.
+
+Two small checks besides: a stored chapter shows its numbers as soon as it is opened, before
+anything runs (jupyterlab-myst restores them from the metadata), and a number follows the
+reader's change (edit a cell, Run All again, the sentence changes).
+
+Marked ``slow`` (it executes every chapter once more, about as long as the build).
+Skipped without chromium or playwright, unless COMPANION_REQUIRE_BROWSER=1.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SHOTS = ROOT / "_build" / "jupyterlab"
+sys.path.insert(0, str(ROOT / "tools"))
+
+import plain_edition  # noqa: E402
+
+pytestmark = pytest.mark.slow
+
+CHAPTERS = plain_edition.chapters()
+HIDDEN_TAGS = {"remove-cell", "remove-input"}
+MAX_EXTRA_CODE_LINES = 10
+RAW = re.compile(r"```\{|\{(eval|glue|glue:text|glue:figure|doc|numref|ref|prf:ref|cite:p|"
+                 r"cite:t|prf:[a-z]+|exercise|solution-start|solution-end)\}`?|"
+                 r"Unknown Directive|Unknown Role")
+#: JupyterLab's settings for the run: every cell rendered (no windowing, so the page holds
+#: the text of every cell) and no autosave (the copies stay as they were opened)
+SETTINGS = {
+    "@jupyterlab/notebook-extension/tracker.jupyterlab-settings": {"windowingMode": "none"},
+    "@jupyterlab/docmanager-extension/plugin.jupyterlab-settings": {"autosave": False},
+    "@jupyterlab/apputils-extension/notification.jupyterlab-settings": {
+        "fetchNews": "false", "checkForUpdates": False},
+}
+
+
+def _browser_or_skip():
+    required = os.environ.get("COMPANION_REQUIRE_BROWSER") == "1"
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        sync_playwright = None
+    reason = ("chromium is not on PATH" if chromium is None else
+              "playwright is not installed" if sync_playwright is None else None)
+    if reason:
+        if required:
+            pytest.fail(f"COMPANION_REQUIRE_BROWSER=1 but {reason}")
+        pytest.skip(reason)
+    return chromium, sync_playwright
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _without_stored_values(nb: dict) -> dict:
+    for cell in nb["cells"]:
+        cell.get("metadata", {}).pop("user_expressions", None)
+    return nb
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    """A JupyterLab server on localhost serving copies of the chapters."""
+    chromium, sync_playwright = _browser_or_skip()
+    work = tmp_path_factory.mktemp("lab")
+    (work / "live").mkdir()
+    (work / "stored").mkdir()
+    for path in CHAPTERS:
+        nb = json.loads(path.read_text())
+        (work / "stored" / path.name).write_text(json.dumps(nb))
+        (work / "live" / path.name).write_text(json.dumps(_without_stored_values(nb)))
+    settings = work / "settings"
+    for name, value in SETTINGS.items():
+        target = settings / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(json.dumps(value))
+    port, token = _free_port(), secrets.token_hex(12)
+    env = {k: v for k, v in os.environ.items() if k != "MPLBACKEND"}
+    env["JUPYTERLAB_SETTINGS_DIR"] = str(settings)
+    log = open(work / "lab.log", "w")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root",
+         "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}",
+         f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={work}",
+         "--LabApp.expose_app_in_browser=True", "--ServerApp.open_browser=False"],
+        cwd=work, env=env, stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.time() + 120
+    while True:
+        try:
+            urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=5)
+            break
+        except OSError:
+            if server.poll() is not None or time.time() > deadline:
+                log.flush()
+                pytest.fail("JupyterLab did not start:\n" + (work / "lab.log").read_text()[-3000:])
+            time.sleep(0.5)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+            "--disable-component-update", "--disable-sync", "--no-first-run"])
+        yield {"base": base, "token": token, "browser": browser, "work": work}
+        browser.close()
+    server.terminate()
+    try:
+        server.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        server.kill()
+    log.close()
+
+
+def _open(lab, relpath: str):
+    """A new browser page with ``relpath`` open in a workspace of its own (JupyterLab would
+    otherwise reopen every notebook opened before, each with a kernel)."""
+    page = lab["browser"].new_page(viewport={"width": 1280, "height": 1000})
+    workspace = re.sub(r"\W", "-", relpath)
+    page.goto(f"{lab['base']}/lab/workspaces/{workspace}/tree/{relpath}"
+              f"?reset&token={lab['token']}")
+    page.wait_for_function(
+        """() => { const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+                   const k = w && w.sessionContext && w.sessionContext.session
+                             && w.sessionContext.session.kernel;
+                   return k && k.status === 'idle' && w.content.widgets.length > 0; }""",
+        timeout=180_000)
+    return page
+
+
+def _close(page):
+    """Shut the notebook's kernel down and close the page."""
+    page.evaluate("() => window.jupyterapp.shell.currentWidget.sessionContext.shutdown()")
+    page.close()
+
+
+def _run_all(page, timeout_s: float = 600):
+    """Clear every output, Run All, and wait until every code cell has run and the kernel is
+    idle again (jupyterlab-myst evaluates a markdown cell's roles when Run All reaches it)."""
+    page.evaluate("() => window.jupyterapp.commands.execute('notebook:clear-all-cell-outputs')")
+    page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+    page.wait_for_function(
+        """() => { const w = window.jupyterapp.shell.currentWidget;
+                   const cells = w.content.model.cells;
+                   for (let i = 0; i < cells.length; i++) {
+                     const c = cells.get(i);
+                     if (c.type === 'code' && c.sharedModel.getSource().trim()
+                         && c.executionCount === null) return false; }
+                   return w.sessionContext.session.kernel.status === 'idle'; }""",
+        timeout=timeout_s * 1000, polling=1000)
+    page.wait_for_timeout(1500)
+
+
+def _cells(page) -> list[dict]:
+    """Every cell as JupyterLab shows it: type, source, tags, rendered text, images,
+    whether it stored an error."""
+    return page.evaluate(
+        """() => { const w = window.jupyterapp.shell.currentWidget;
+                   // the text on screen: a rendered markdown cell keeps its source in a
+                   // hidden editor, which is not what the reader sees
+                   const shown = node => { const n = node.cloneNode(true);
+                     n.querySelectorAll('.jp-InputArea-editor, .lm-mod-hidden')
+                      .forEach(e => e.remove());
+                     return n.textContent; };
+                   return w.content.widgets.map(cell => {
+                     const m = cell.model;
+                     const outputs = m.type === 'code' ? m.outputs.toJSON() : [];
+                     return {type: m.type, source: m.sharedModel.getSource(),
+                             tags: m.getMetadata('tags') || [],
+                             text: shown(cell.node),
+                             images: cell.node.querySelectorAll('.jp-OutputArea img').length,
+                             error: outputs.some(o => o.output_type === 'error')}; }); }""")
+
+
+def _stored_values(nb: dict) -> list[dict[str, str]]:
+    return [plain_edition.stored_values(cell) for cell in nb["cells"]]
+
+
+def _flat(text: str) -> str:
+    return re.sub(r"\s+", " ", text)
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
+def test_chapter_runs_and_reads_like_the_page_in_jupyterlab(lab, path):
+    nb = json.loads(path.read_text())
+    page = _open(lab, f"live/{path.name}")
+    started = time.time()
+    _run_all(page)
+    seconds = time.time() - started
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{path.stem}.png"))
+    cells = _cells(page)
+    _close(page)
+
+    assert len(cells) == len(nb["cells"]), "JupyterLab shows another number of cells"
+    problems = []
+    for i, (cell, values) in enumerate(zip(cells, _stored_values(nb))):
+        if cell["type"] == "code":
+            if cell["error"]:
+                problems.append(f"cell {i}: an error")
+            continue
+        if cell["type"] != "markdown":
+            continue
+        text = _flat(cell["text"])
+        raw = sorted({m.group(0) for m in RAW.finditer(text)})
+        if raw:
+            problems.append(f"cell {i}: shows {raw}")
+        for expr, value in values.items():
+            if _flat(value) not in text:
+                problems.append(f"cell {i}: {expr} should show {value!r}")
+            if "." in expr and expr in text:
+                problems.append(f"cell {i}: the expression {expr} is shown unevaluated")
+    figures = sum(1 for c in nb["cells"] if "figure" in c.get("metadata", {}).get("mystnb", {}))
+    drawn = sum(c["images"] for c in cells)
+    if drawn < figures:
+        problems.append(f"{drawn} images drawn, {figures} figures in the chapter")
+    lines = lambda c: sum(1 for ln in c["source"].splitlines() if ln.strip())  # noqa: E731
+    shown_here = sum(lines(c) for c in cells if c["type"] == "code")
+    shown_on_page = sum(lines(c) for c in cells
+                        if c["type"] == "code" and not HIDDEN_TAGS & set(c["tags"]))
+    if shown_here - shown_on_page > MAX_EXTRA_CODE_LINES:
+        problems.append(f"JupyterLab shows {shown_here} code lines, the page "
+                        f"{shown_on_page}: {shown_here - shown_on_page} more than the page")
+    assert not problems, (f"{path.name} in JupyterLab (Run All took {seconds:.0f} s):\n"
+                          + "\n".join(problems[:15]))
+
+
+def test_stored_numbers_show_before_anything_runs(lab):
+    """Opened, not run: jupyterlab-myst shows the stored values of the intro's prose."""
+    path = CHAPTERS[0]
+    nb = json.loads(path.read_text())
+    page = _open(lab, f"stored/{path.name}")
+    page.wait_for_timeout(2000)
+    cells = _cells(page)
+    _close(page)
+    missing = [(i, expr) for i, (cell, values) in enumerate(zip(cells, _stored_values(nb)))
+               if cell["type"] == "markdown"
+               for expr, value in values.items() if _flat(value) not in _flat(cell["text"])]
+    assert not missing, f"before a run, these numbers are not shown: {missing[:10]}"
+
+
+def test_a_number_follows_the_readers_change(lab):
+    """Edit the code above a sentence, Run All again: the sentence shows the new value."""
+    import nbformat
+
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell("N = 2000\nhalf = N // 2"),
+                nbformat.v4.new_markdown_cell("Half of the width is {eval}`half` here.")]
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
+                                 "language": "python"}
+    nbformat.write(nb, lab["work"] / "live" / "change.ipynb")
+    page = _open(lab, "live/change.ipynb")
+    _run_all(page, 120)
+    first = _flat(_cells(page)[1]["text"])
+    page.evaluate("""() => { const w = window.jupyterapp.shell.currentWidget;
+                            w.content.model.cells.get(0).sharedModel.setSource(
+                              'N = 512\\nhalf = N // 2'); }""")
+    _run_all(page, 120)
+    second = _flat(_cells(page)[1]["text"])
+    _close(page)
+    assert "Half of the width is 1000 here." in first, first
+    assert "Half of the width is 256 here." in second, second

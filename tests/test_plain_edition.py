@@ -105,3 +105,34 @@ def test_figures_get_their_caption_and_counts_run_on():
     assert captions and captions[0].startswith("**Figure 1.** ")
     counts = [c["execution_count"] for c in nb["cells"] if c["cell_type"] == "code"]
     assert counts == list(range(1, len(counts) + 1))
+
+
+@pytest.fixture(scope="module")
+def student_notebooks(tmp_path_factory):
+    import student_edition
+
+    out = tmp_path_factory.mktemp("student")
+    student_edition.write_sources(out)
+    return out / "notebooks"
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
+def test_student_notebooks_render_without_myst(student_notebooks, path):
+    """The notebooks a course hands out (the plain edition without solutions) read well
+    without MyST: no raw MyST, every number of the prose outside the solutions, no
+    solution cell, execution counts 1, 2, 3, ..."""
+    import student_edition
+
+    nb = json.loads((student_notebooks / path.name).read_text())
+    text = markdown_text(nb)
+    raw = sorted({m.group(0) for m in RAW_MYST.finditer(text)})
+    assert not raw, f"student {path.name} shows raw MyST: {raw[:10]}"
+    source = pe.read(path)
+    kept = [c for c in source["cells"] if not student_edition.is_solution(c)]
+    flat = re.sub(r"\s+", " ", text)
+    missing = [v for c in kept for v in pe.stored_values(c).values()
+               if re.sub(r"\s+", " ", v) not in flat]
+    assert not missing, f"student {path.name} lacks numbers: {missing[:10]}"
+    assert not any(student_edition.is_solution(c) for c in nb["cells"])
+    counts = [c["execution_count"] for c in nb["cells"] if c["cell_type"] == "code"]
+    assert counts == list(range(1, len(counts) + 1)), counts

@@ -237,8 +237,9 @@ def plain_markdown(text: str, book: Book, stem: str) -> str:
     return plain_roles(text, book, stem).strip("\n")
 
 
-def _markdown_cell(source: str, cell_id: str) -> dict:
-    return {"cell_type": "markdown", "id": cell_id, "metadata": {}, "source": source}
+def _markdown_cell(source: str, cell_id: str, metadata: dict | None = None) -> dict:
+    return {"cell_type": "markdown", "id": cell_id, "metadata": metadata or {},
+            "source": source}
 
 
 def plain_notebook(path: Path, book: Book) -> dict:
@@ -255,7 +256,7 @@ def plain_notebook(path: Path, book: Book) -> dict:
             text = with_stored_values(_src(cell), values, f"{stem}.ipynb")
             text = plain_markdown(text, book, stem)
             if text.strip():
-                cells.append(_markdown_cell(text, cell["id"]))
+                cells.append(_markdown_cell(text, cell["id"], meta))
             continue
         cells.append(cell)
         if fig is not None:
@@ -263,9 +264,23 @@ def plain_notebook(path: Path, book: Book) -> dict:
             number = book.figures[fig["name"]][1]
             cells.append(_markdown_cell(
                 f"**Figure {number}.** {plain_roles(caption, book, stem)}",
-                f"{cell['id']}-caption"))
+                f"{cell['id']}-caption", copy.deepcopy(meta)))
     cells.insert(1, _markdown_cell(NOTICE.format(stem=stem), "plain-edition-notice"))
     nb["cells"] = renumbered(cells)
+    return nb
+
+
+def with_values_stored_inline(nb: dict, where: str) -> dict:
+    """A copy of the notebook (still MyST) whose {eval} roles, in markdown and in figure
+    captions, are replaced by their stored values: what a build that does not execute (the
+    student edition's, ``execute_notebooks: off``) can render."""
+    nb = copy.deepcopy(nb)
+    for cell in nb["cells"]:
+        values = stored_values(cell)
+        if cell["cell_type"] == "markdown":
+            cell["source"] = with_stored_values(_src(cell), values, where)
+        elif (fig := _figure(cell)) is not None:
+            fig["caption"] = with_stored_values(str(fig.get("caption", "")), values, where)
     return nb
 
 

@@ -6,9 +6,11 @@ Solutions live in their own cells, tagged ``solution`` (from ``{solution-start}`
 the instructor's edition (the book as built by ``make book``), the student edition, and
 what nbval compares. This script
 
-* writes the student notebooks, every chapter with its solution cells removed (exercises
-  and their starter cells kept, stored outputs kept), to ``_build/student/notebooks/``:
-  they open in Binder, Colab or any Jupyter as they are (each installs the package in Colab);
+* writes the student notebooks, every chapter of the plain edition (tools/plain_edition.py:
+  no MyST needed, boxes as quotes, the prose's numbers as stored) with its solution cells
+  removed (exercises and their starter cells kept, stored outputs kept, execution counts
+  renumbered), to ``_build/student/notebooks/``: they read well in Colab, Binder or any
+  Jupyter as they are (each installs the package in Colab);
 * builds the student edition's HTML from them, strictly (``-W``) and without executing the
   chapters again (the stored outputs of the instructor's run are shown), into
   ``_build/student/html/``.
@@ -27,6 +29,9 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))
+
+import plain_edition  # noqa: E402
 SOLUTION_TAG = "solution"
 #: copied into the student edition's sources as they are (beside the stripped notebooks)
 COPIED = ["_toc.yml", "_mathjax", "book"]
@@ -77,11 +82,17 @@ def write_sources(out: Path) -> Path:
         else:
             shutil.copy2(path, src / name)
     (src / "_config.yml").write_text(student_config((ROOT / "_config.yml").read_text()))
-    for path in sorted((src / "book").glob("*.ipynb")):
-        stripped = strip_solutions(json.loads(path.read_text()))
-        text = json.dumps(stripped, indent=1, ensure_ascii=False) + "\n"
-        path.write_text(text)
-        (notebooks / path.name).write_text(text)
+    chapters = plain_edition.chapters()
+    book = plain_edition.Book(chapters)
+    for path in chapters:
+        # the HTML edition is built without executing: its prose shows the stored numbers
+        nb = plain_edition.with_values_stored_inline(json.loads(path.read_text()), path.name)
+        (src / "book" / path.name).write_text(plain_edition.dumps(strip_solutions(nb)))
+        # the notebooks a course hands out are the plain edition's (they read well in Colab
+        # and any Jupyter), without solutions and with execution counts that run on
+        plain = plain_edition.plain_notebook(path, book)
+        plain["cells"] = plain_edition.renumbered(strip_solutions(plain)["cells"])
+        (notebooks / path.name).write_text(plain_edition.dumps(plain))
     return src
 
 

@@ -194,9 +194,10 @@ def colab(tmp_path_factory):
 
 
 def _colab_notebook(stem: str, repo: Path) -> dict:
-    """The chapter with its install line pointed at ``repo`` (only the source replaced) and a
-    last cell that reports where the package and its stored runs were found."""
-    nb = read_nb(ROOT / (stem + ".ipynb"))
+    """The chapter as Colab opens it (its plain edition, book/plain/: the Colab button points
+    there) with its install line pointed at ``repo`` (only the source replaced) and a last
+    cell that reports where the package and its stored runs were found."""
+    nb = read_nb(ROOT / "book" / "plain" / (_name(stem) + ".ipynb"))
     first = code_cells(nb)[0]
     text = source(first)
     line = _play.colab_install_line()

@@ -200,6 +200,34 @@ def test_chapter_shows_little_code_and_no_bookkeeping(stem):
     assert not glue, f"{stem}.ipynb shows glue calls: {glue}"
 
 
+MAX_HIDDEN_CODE_LINES = 10
+
+
+@pytest.mark.parametrize("stem", NOTEBOOKS)
+def test_jupyterlab_shows_little_more_code_than_the_page(stem):
+    """JupyterLab (Binder) and Colab show every cell as code, the page hides cells tagged
+    remove-cell / remove-input: those hold at most 10 lines in all (the Colab install cell
+    included), so bookkeeping lives in the package, not in hidden cells (issue 18)."""
+    hidden = [ln for c in _code_cells(_read_nb(stem))
+              if {"remove-cell", "remove-input"} & set(c.get("metadata", {}).get("tags", []))
+              for ln in "".join(c["source"]).splitlines() if ln.strip()]
+    assert len(hidden) <= MAX_HIDDEN_CODE_LINES, (
+        f"{stem}.ipynb hides {len(hidden)} code lines from the page (at most "
+        f"{MAX_HIDDEN_CODE_LINES}); move the computation into companion/summaries/")
+
+
+@pytest.mark.parametrize("stem", NOTEBOOKS)
+def test_no_glue(stem):
+    """No glue role, directive or call: JupyterLab's MyST extension renders none of them
+    (raw keys, "Unknown Directive" boxes); numbers are {eval} roles, figures carry their
+    caption in the cell's metadata."""
+    found = []
+    for cell in _read_nb(stem)["cells"]:
+        text = "".join(cell["source"])
+        found += re.findall(r"\{glue(?::\w+)?\}|\bglue(?:_numbers)?\(|show\(\s*[\"']", text)
+    assert not found, f"{stem}.ipynb still uses glue: {sorted(set(found))}"
+
+
 @pytest.mark.parametrize("stem", NOTEBOOKS)
 def test_no_code_or_output_line_is_cut_off(stem):
     """No shown code or output line is wider than the column (76 characters)."""

@@ -10,5 +10,6 @@ all report is computed here once.
 """
 
 from . import intro
+from . import one_step
 
-__all__ = ["intro"]
+__all__ = ["intro", "one_step"]

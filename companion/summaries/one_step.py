@@ -18,7 +18,8 @@ import numpy as np
 
 from ..activations import get_activation
 from ..book import Numbers, fmt, fmt_fixed
-from ..experiments.one_step import direction_names, transition_theory, u1_theory
+from ..experiments.one_step import (DIRECTION_TARGETS, direction_names, transition_theory,
+                                    u1_theory)
 from ..runs import Runs
 from ..targets import make_target
 from ..theory import one_step_theta
@@ -27,20 +28,17 @@ from ..theory import one_step_theta
 ETA_TABLE, ETA_RECT = 2.0, 3.0
 #: the exponents of the growth table; the slope of os-obs-growth, and of its small-alpha remark
 GROWTH_ALPHAS, ALPHA_SLOPE, ALPHA_LOW = (0.1, 0.2, 0.3, 0.4), 0.4, 0.1
-#: the three targets of the directions check: He_1, He_3, and both on orthogonal directions
-DIRECTION_TARGETS = ("he1", "he3", "he1+he3")
 
 
-def _checked(runs, name: str = "runs") -> Runs:
+def _checked(runs) -> Runs:
     if not isinstance(runs, Runs) or not len(runs):
-        raise ValueError(f"{name} must be non-empty Runs from companion.experiments.one_step, "
+        raise ValueError(f"runs must be non-empty Runs from companion.experiments.one_step, "
                          f"got {runs!r}")
     return runs
 
 
 def _stored(runs) -> Runs | None:
-    """The stored paper-scale runs, or None where they are absent (or empty)."""
-    return runs if runs is not None and len(runs) else None
+    return runs if runs is not None and len(runs) else None    # absent, or switched off
 
 
 def _column(grid, value: float, name: str) -> int:
@@ -91,8 +89,7 @@ def rank_one(runs: Runs) -> Numbers:
 
 
 def rank_one_table(runs: Runs) -> str:
-    """The operator norms of G, m1 a u1^T and R per N (mean over the seeds), and
-    ||R|| sqrt(N), which stays of order one (``os-conj-rank-one``)."""
+    """||G||, ||m1 a u1^T||, ||R|| and ||R|| sqrt(N) per N, mean over the seeds."""
     runs = _checked(runs)
     lines = [f"{'N':>5} {'||G||':>6} {'||m1 a u1^T||':>13} {'||R||':>7}"
              f" {'||R||sqrt(N)':>12}"]
@@ -139,9 +136,9 @@ def _plugin_errors(runs: Runs, eta_min: float = ETA_TABLE) -> tuple[float, float
 def _u1_limit(run) -> float:
     """The limit of ||u1||, sqrt(mu*^2 + E[y^2]/psi) (``os-conj-rank-one``)."""
     N = int(run["N"])
-    d, n = int(run.params.get("d", N)), int(run.params.get("n", N))
-    tgt = make_target(run["target"], 8, np.random.default_rng(0))
-    return float(np.sqrt(np.sum(np.square(tgt.mu_star)) + tgt.second_moment * d / n))
+    psi = int(run.params.get("n", N)) / int(run.params.get("d", N))
+    return spike_limit(run["target"], run["activation"], psi) / abs(
+        get_activation(run["activation"]).m(1))
 
 
 def transition(runs: Runs, stored: Runs | None = None) -> Numbers:

@@ -51,7 +51,7 @@ CHAPTERS = plain_edition.chapters()
 HIDDEN_TAGS = {"remove-cell", "remove-input"}
 MAX_EXTRA_CODE_LINES = 10
 RAW = re.compile(r"```\{|\{(eval|glue|glue:text|glue:figure|doc|numref|ref|prf:ref|cite:p|"
-                 r"cite:t|prf:[a-z]+|exercise|solution-start|solution-end)\}`?|"
+                 r"cite:t|prf:[a-z]+|exercise|solution-start|solution-end)\}`|"
                  r"Unknown Directive|Unknown Role")
 #: JupyterLab's settings for the run: every cell rendered (no windowing, so the page holds
 #: the text of every cell) and no autosave (the copies stay as they were opened)

@@ -27,9 +27,10 @@ import plain_edition as pe  # noqa: E402
 
 CHAPTERS = pe.chapters()
 BOOK = pe.Book(CHAPTERS)
-#: raw MyST as it shows where MyST is not rendered
+#: raw MyST as it shows where MyST is not rendered (a role is followed by a backtick, unlike
+#: LaTeX such as W_{\mathrm{ref}})
 RAW_MYST = re.compile(r"```\{|\{(eval|glue|glue:text|glue:figure|doc|numref|ref|prf:ref|cite:p|"
-                      r"cite:t|prf:[a-z]+|exercise|solution-start|solution-end)\}|^:label:|"
+                      r"cite:t|prf:[a-z]+|exercise|solution-start|solution-end)\}`|^:label:|"
                       r"^\([A-Za-z0-9_\-]+\)=\s*$", re.M)
 
 

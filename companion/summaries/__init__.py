@@ -11,5 +11,7 @@ all report is computed here once.
 
 from . import intro
 from . import one_step
+from . import reuse_vs_fresh
 
 __all__ = ["intro", "one_step"]
+__all__ += ["reuse_vs_fresh"]

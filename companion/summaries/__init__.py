@@ -12,6 +12,8 @@ all report is computed here once.
 from . import intro
 from . import one_step
 from . import reuse_vs_fresh
+from . import finite_size
 
 __all__ = ["intro", "one_step"]
 __all__ += ["reuse_vs_fresh"]
+__all__ += ["finite_size"]

@@ -32,8 +32,9 @@ PROVIDERS = {
     "numpy": "numpy", "scipy": "scipy", "matplotlib": "matplotlib", "seaborn": "seaborn",
     "threadpoolctl": "threadpoolctl", "tqdm": "tqdm", "joblib": "joblib",
     "dask": "dask", "distributed": "distributed", "myst_nb": "myst-nb",
+    "IPython": "ipython",
     # brought by myst-nb (through ipykernel)
-    "IPython": "myst-nb", "matplotlib_inline": "myst-nb", "ipykernel": "myst-nb",
+    "matplotlib_inline": "myst-nb", "ipykernel": "myst-nb",
 }
 
 

@@ -347,24 +347,37 @@ def _emergence_runs(runs: Runs) -> Runs:
     return sweep_runs(runs.where(c1=1.0, c2=1.0))
 
 
+def _stored_runs_absent():
+    """A figure that says that the stored runs it draws are absent."""
+    fig, ax = _new_figure()
+    ax.axis("off")
+    ax.text(0.5, 0.5, "needs the stored paper-scale runs\n(switched off or not yet computed: "
+            "COMPANION_PAPER_DATA)", transform=ax.transAxes, ha="center", va="center",
+            fontsize=10, color="#555555")
+    return fig
+
+
 def _log_ticks(ax, Ns) -> None:
     ax.set_xscale("log")
     ax.set_xticks(Ns, [str(n) for n in Ns])
     ax.minorticks_off()
 
 
-def spike_emergence_strengths(runs: Runs, activations=("shifted_tanh", "gelu")):
+def spike_emergence_strengths(runs: Runs | None, activations=("shifted_tanh", "gelu")):
     """Separate strength of each term k against N (log-log), one row per point and one
     column per activation: markers the mean over seeds with a 95% bootstrap interval, dotted
     lines the theory's exponent alpha2 - k (1/2 - alpha1) anchored at the largest N and
     continued to the N where the term is predicted to reach the threshold (listed in the
     panel), grey dashed the threshold (half the null run's bulk edge: 1 for the W0 bulk at
     N = d; higher where the update widens the bulk, as with GELU). Shown: the terms
-    k = 1..Lambda and, at Lambda = 1, also k = 2 (predicted to shrink)."""
+    k = 1..Lambda and, at Lambda = 1, also k = 2 (predicted to shrink). Without stored runs
+    (``None``) the figure says so."""
     from .. import plotting as cplt
     from ..experiments.two_steps import EMERGENCE_POINTS, crossing_size
     from ..theory import lambda_count, spike_exponent
 
+    if runs is None or not len(runs):
+        return _stored_runs_absent()
     runs = _emergence_runs(runs)
     fig, axes = _new_figure(len(EMERGENCE_POINTS), len(activations), sharex=True, sharey=True,
                             squeeze=False)
@@ -428,22 +441,27 @@ def spike_emergence_strengths(runs: Runs, activations=("shifted_tanh", "gelu")):
     return fig
 
 
-def spike_emergence_counts(runs: Runs, activations=("tanh", "shifted_tanh", "gelu")):
+def spike_emergence_counts(runs: Runs | None, activations=("tanh", "shifted_tanh", "gelu")):
     """The number of spikes of W2 against N (counted against a null run, left vectors on the
     powers of a; :func:`companion.spikes.spike_census`), one panel per point: markers the
-    mean over seeds, bars the range; dashed the companion's limits 1 + Lambda (every order)
-    and 1 + floor(Lambda / 2) (tanh)."""
+    mean over seeds, bars the range (the table :func:`companion.summaries.two_steps.
+    spike_counts`); dashed the companion's limits 1 + Lambda (every order) and
+    1 + floor(Lambda / 2) (tanh). Without stored runs (``None``) the figure says so."""
     from .. import plotting as cplt
     from ..experiments.two_steps import EMERGENCE_POINTS
+    from ..summaries.two_steps import spike_counts
     from ..theory import lambda_count, n_spikes
 
-    runs = _emergence_runs(runs)
+    if runs is None or not len(runs):
+        return _stored_runs_absent()
+    table = spike_counts(runs, activations)
     fig, axes = _new_figure(1, len(EMERGENCE_POINTS), sharey=True, squeeze=False)
     offsets = dict(zip(activations, np.linspace(0.93, 1.07, len(activations))))
     for ax, (a1, a2) in zip(axes[0], EMERGENCE_POINTS):
         lam = lambda_count(a1, a2)
         every, odd = 1 + lam, n_spikes(a1, a2, "tanh")
-        Ns = sorted(runs.where(alpha1=a1, alpha2=a2).unique("N"))
+        rows = {act: table[(a1, a2, act)] for act in activations if (a1, a2, act) in table}
+        Ns = sorted({int(n) for row in rows.values() for n in row["N"]})
         ax.axhline(every, color=cplt.PALETTE["theory"], linestyle="--", linewidth=1.3)
         ax.text(Ns[0] / 1.25, every + 0.08, rf"$1 + \Lambda = {every}$", fontsize=9,
                 va="bottom", color=cplt.PALETTE["theory"])
@@ -451,16 +469,11 @@ def spike_emergence_counts(runs: Runs, activations=("tanh", "shifted_tanh", "gel
                    linewidth=1.6)
         ax.text(Ns[0] / 1.25, odd - 0.08, rf"$\tanh$: $1 + \lfloor \Lambda/2 \rfloor = {odd}$",
                 fontsize=9, va="top", color=cplt.ACTIVATION_STYLE["tanh"]["color"])
-        for act in activations:
-            sel = runs.where(alpha1=a1, alpha2=a2, activation=act)
-            if not len(sel):
-                continue
-            by_N = [sel.where(N=N).values("n_outliers") for N in Ns if len(sel.where(N=N))]
-            Ns_act = [N for N in Ns if len(sel.where(N=N))]
-            mean = np.array([v.mean() for v in by_N])
-            err = np.stack([mean - [v.min() for v in by_N], [v.max() for v in by_N] - mean])
+        for act, row in rows.items():
+            mean = row["mean"]
+            err = np.stack([mean - row["min"], row["max"] - mean])
             style = cplt.ACTIVATION_STYLE[act]
-            cplt.sim_points(ax, np.array(Ns_act) * offsets[act], mean, err,
+            cplt.sim_points(ax, row["N"] * offsets[act], mean, err,
                             color=style["color"], marker=style["marker"], label=style["label"],
                             markersize=7)
         _log_ticks(ax, Ns)

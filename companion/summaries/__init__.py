@@ -13,7 +13,9 @@ from . import intro
 from . import one_step
 from . import reuse_vs_fresh
 from . import finite_size
+from . import two_steps
 
 __all__ = ["intro", "one_step"]
 __all__ += ["reuse_vs_fresh"]
 __all__ += ["finite_size"]
+__all__ += ["two_steps"]

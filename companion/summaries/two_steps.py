@@ -1,0 +1,324 @@
+"""The numbers and tables of the chapter "Two steps: a spiked spectrum" (book/two_steps.ipynb),
+one function per reported group: the moments that decide which terms exist
+(``ts-conj-parity``), the spikes one by one (``ts-sec-one-by-one``, ``ts-obs-one-by-one``),
+the phase diagram (``ts-obs-phase``), the exponent check (``ts-obs-exponents``), two steps
+against one (``ts-obs-one-step``) and the spectrum beside a null run (``ts-obs-spectrum``).
+
+Each ``Numbers`` function reads ``"n/a"`` where the stored runs it needs are absent
+(``COMPANION_PAPER_DATA=off``); each table function returns the lines the chapter prints.
+:func:`spike_counts` is the one place the stored spike counts are aggregated over seeds:
+the chapter's prose and :func:`companion.figures.two_steps.spike_emergence_counts` read it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..activations import get_activation
+from ..book import Numbers, fmt, fmt_interval, fmt_signed
+from ..experiments.two_steps import (E3_POINTS, E4_PAIRS, E11_CONSTANTS, EMERGENCE_ACTIVATIONS,
+                                     EMERGENCE_POINTS, bbp_position, crossing_size,
+                                     fresh_relative_difference, local_slopes,
+                                     precision_agreement, sizes_by_N, sweep_runs)
+from ..runs import Runs
+from ..theory import lambda_count, n_spikes, spike_exponent
+
+NO_RUNS = "no stored runs"
+
+
+def _sci(x: float) -> str:
+    """A size to two significant digits in short scientific notation: ``1.9e5``."""
+    return f"{x:.1e}".replace("e+0", "e").replace("e+", "e")
+
+
+def _precision(worst) -> str:
+    """The largest float32/float64 difference as an order of magnitude: ``1e-7``."""
+    return "n/a" if worst is None else f"{max(worst, 1e-9):.0e}".replace("e-0", "e-")
+
+
+def stored_sizes(stored: dict) -> Numbers:
+    """``Nmax``: the largest N of the stored paper-scale runs in ``stored`` (experiment ->
+    :class:`Runs` or ``None``), the sizes the chapter reads rather than computes
+    (``ts-sec-one-by-one`` and the exponent check, ``ts-obs-exponents``)."""
+    Ns = [n for runs in stored.values() if runs is not None for n in runs.unique("N")]
+    return Numbers(Nmax=max(Ns) if Ns else "n/a")
+
+
+# -- the moments that decide which terms exist ----------------------------------------------
+def moments(alpha1: float = 0.38, alpha2: float = 0.45) -> Numbers:
+    """``m3`` and ``k22``: m_3 and kappa_{2,2} of tanh, the even-order moments that do not
+    vanish (``ts-conj-parity``); ``lambda_b``: Lambda at (``alpha1``, ``alpha2``)
+    (``ts-conj-expansion``)."""
+    tanh = get_activation("tanh")
+    return Numbers(m3=tanh.m(3), k22=tanh.kappa(2, 2), lambda_b=lambda_count(alpha1, alpha2))
+
+
+# -- the spikes one by one (E11) -------------------------------------------------------------
+def _emergence_runs(runs: Runs) -> Runs:
+    """The runs with the default step constants c1 = c2 = 1, precision checks left out."""
+    return sweep_runs(runs.where(c1=1.0, c2=1.0))
+
+
+def spike_counts(runs: Runs, activations=EMERGENCE_ACTIVATIONS) -> dict:
+    """The spike count of W2 in the stored spikes-one-by-one runs (``ts-sec-one-by-one``:
+    census against the null run, the first spike included), c1 = c2 = 1, precision checks
+    left out: ``{(alpha1, alpha2, activation): {"N", "seeds", "mean", "min", "max"}}``, one
+    array entry per stored N, for every point of ``EMERGENCE_POINTS`` and activation that
+    has runs. The chapter's prose (:func:`emergence`) and
+    :func:`companion.figures.two_steps.spike_emergence_counts` read this one table."""
+    runs = _emergence_runs(runs)
+    table = {}
+    for a1, a2 in EMERGENCE_POINTS:
+        for act in activations:
+            sel = runs.where(alpha1=a1, alpha2=a2, activation=act)
+            Ns = sorted(sel.unique("N"))
+            if not Ns:
+                continue
+            counts = [sel.where(N=n).values("n_outliers") for n in Ns]
+            table[(a1, a2, act)] = {
+                "N": np.array(Ns), "seeds": np.array([len(c) for c in counts]),
+                "mean": np.array([c.mean() for c in counts]),
+                "min": np.array([c.min() for c in counts]),
+                "max": np.array([c.max() for c in counts])}
+    return table
+
+
+_EMERGENCE_KEYS = ("Ns", "Nmax", "seeds", "precision", "a_st_counts", "a_gelu_counts",
+                   "a_tanh_counts", "b_st_counts", "b_gelu_counts", "b_tanh_counts", "thr",
+                   "b_k2_st", "b_k3_st", "b_k3_cross", "b_k2_gelu", "b_k2_gelu_thr",
+                   "gelu_Nmax", "b_k2_gelu_cross", "a_k2_tanh_first", "a_k2_tanh_last",
+                   "a_k2_tanh_slope")
+
+
+def emergence(runs: Runs | None) -> Numbers:
+    """The numbers of the spikes one by one (``ts-sec-one-by-one``, ``ts-obs-one-by-one``)
+    from the stored runs (``store.load("E11")``):
+
+    * ``Ns``, ``Nmax``, ``seeds``: the stored sizes, the largest, the seeds of
+      tanh(z + 1/2) there; ``precision``: how much float32 moves a strength;
+    * ``{a,b}_{st,gelu,tanh}_counts``: mean spike count per N at (0.30, 0.38) (``a``) and
+      (0.38, 0.45) (``b``) for tanh(z + 1/2), GELU and tanh (:func:`spike_counts`);
+    * at (0.38, 0.45) and the largest N, tanh(z + 1/2): ``thr`` (half the null run's bulk
+      edge), ``b_k2_st`` and ``b_k3_st`` (separate strengths), ``b_k3_cross`` (the N where
+      the k = 3 term would cross, grown with its exponent); GELU at its largest stored size
+      ``gelu_Nmax``: ``b_k2_gelu``, ``b_k2_gelu_thr``, ``b_k2_gelu_cross``;
+    * tanh at (0.30, 0.38): the k = 2 strength at the smallest and largest N
+      (``a_k2_tanh_first``, ``a_k2_tanh_last``) and its fitted slope in log N.
+    """
+    if runs is None or not len(runs):
+        return Numbers(**dict.fromkeys(_EMERGENCE_KEYS, "n/a"))
+    agreement = precision_agreement(runs, [f"strength_k{k}" for k in range(4)])
+    worst = max((v for v in agreement.values() if v is not None), default=None)
+    counts = spike_counts(runs)
+    runs = _emergence_runs(runs)
+    Ns = sorted(runs.unique("N"))
+    out = {"Ns": fmt(Ns), "Nmax": Ns[-1], "precision": _precision(worst),
+           "seeds": len(runs.where(N=Ns[-1], alpha1=0.38, activation="shifted_tanh"))}
+    for tag, point in zip("ab", EMERGENCE_POINTS):
+        for short, act in (("st", "shifted_tanh"), ("gelu", "gelu"), ("tanh", "tanh")):
+            row = counts.get((*point, act))
+            out[f"{tag}_{short}_counts"] = "n/a" if row is None else fmt(row["mean"], 2)
+    st = runs.where(N=Ns[-1], alpha1=0.38, alpha2=0.45, activation="shifted_tanh")
+    thr = st.mean("edge_null") / 2
+    out.update(thr=fmt(thr), b_k2_st=fmt(st.mean("strength_k2")),
+               b_k3_st=fmt(st.mean("strength_k3")),
+               b_k3_cross=_sci(crossing_size(Ns[-1], st.mean("strength_k3"),
+                                             spike_exponent(0.38, 0.45, 3), thr)))
+    gelu = runs.where(alpha1=0.38, alpha2=0.45, activation="gelu")
+    gN = max(gelu.unique("N"))                   # GELU's largest stored size
+    gelu = gelu.where(N=gN)
+    gthr = gelu.mean("edge_null") / 2
+    out.update(b_k2_gelu=fmt(gelu.mean("strength_k2")), b_k2_gelu_thr=fmt(gthr), gelu_Nmax=gN,
+               b_k2_gelu_cross=_sci(crossing_size(gN, gelu.mean("strength_k2"),
+                                                  spike_exponent(0.38, 0.45, 2), gthr)))
+    t = runs.where(alpha1=0.30, alpha2=0.38, activation="tanh")
+    k2 = np.array([t.where(N=n).values("strength_k2") for n in Ns])
+    out.update(a_k2_tanh_first=fmt(k2[0].mean()), a_k2_tanh_last=fmt(k2[-1].mean()),
+               a_k2_tanh_slope=fmt_signed(np.polyfit(np.log(Ns), np.log(k2.mean(axis=1)),
+                                                     1)[0]))
+    return Numbers(**out)
+
+
+def step_constants(runs: Runs | None) -> str:
+    """The table of the step constants (``ts-sec-one-by-one``): at the point, size and
+    activation of ``E11_CONSTANTS``, per (c1, c2), the mean strengths of the terms k = 1, 2,
+    the bulk edge of W2 (powers of a projected out) and the mean spike count (the float32
+    precision checks left out: they repeat float64 seeds)."""
+    if runs is None or not len(runs):
+        return NO_RUNS
+    c = E11_CONSTANTS
+    lines = ["c1   c2   strength k=1  k=2   bulk edge of W2   spikes"]
+    for (c1, c2), at in sweep_runs(runs).where(
+            N=c["N"], activation=c["activation"], alpha1=c["point"][0]).groups("c1",
+                                                                               "c2").items():
+        lines.append(f"{c1:<4} {c2:<4} {fmt(at.mean('strength_k1')):>12}"
+                     f" {fmt(at.mean('strength_k2')):>5} {fmt(at.mean('edge_self')):>17}"
+                     f" {fmt(at.mean('n_outliers'), 2):>8}")
+    return "\n".join(lines)
+
+
+# -- the phase diagram (E3) ------------------------------------------------------------------
+def _last_slopes(runs: Runs, order: int = 2) -> list[float]:
+    """The local growth exponent of T_order between the two largest N at each E3 point."""
+    return [local_slopes(*sizes_by_N(runs, a1, a2, f"terms_{order}"))["slope"][-1]
+            for a1, a2 in E3_POINTS]
+
+
+def phase_table(runs: Runs) -> str:
+    """The chapter's table of the phase diagram (``ts-obs-phase``): per E3 point, Lambda and
+    the exponent of T_2, predicted and measured between the two largest sizes."""
+    lines = ["alpha1 alpha2  Lambda  exponent of T_2: theory  measured (N/2 to N)"]
+    for (a1, a2), slope in zip(E3_POINTS, _last_slopes(runs)):
+        theory = fmt_signed(spike_exponent(a1, a2, 2))
+        lines.append(f"{a1:6.2f} {a2:6.2f} {lambda_count(a1, a2):7d}"
+                     f" {theory:>23} {fmt_signed(slope):>9}")
+    return "\n".join(lines)
+
+
+def _sign_agreement(runs: Runs | None) -> str:
+    if runs is None or not len(runs):
+        return "n/a"
+    hits = sum(np.sign(s) == np.sign(spike_exponent(a1, a2, 2))
+               for (a1, a2), s in zip(E3_POINTS, _last_slopes(runs)))
+    return str(int(hits))
+
+
+def phase(runs: Runs, stored: Runs | None = None) -> Numbers:
+    """The numbers of the phase diagram (``fig-ts-phase``, ``ts-obs-phase``): ``N`` and
+    ``seeds``, the largest size and the seeds of the chapter's runs; ``n_points``: the E3
+    points; ``agree`` and ``agree_paper``: at how many of them the local exponent of T_2
+    has the predicted sign, with the chapter's runs and the stored ones; ``paper_N``: the
+    largest stored size."""
+    Nmax = max(runs.unique("N"))
+    seeds = len(runs.where(alpha1=E3_POINTS[0][0], alpha2=E3_POINTS[0][1], N=Nmax))
+    has = stored is not None and len(stored)
+    return Numbers(N=Nmax, seeds=seeds, n_points=len(E3_POINTS), agree=_sign_agreement(runs),
+                   agree_paper=_sign_agreement(stored),
+                   paper_N=max(stored.unique("N")) if has else "n/a")
+
+
+# -- the exponent check (E4) -----------------------------------------------------------------
+_EXPONENT_KEYS = ("t0", "k2_35", "k2_35_ci", "k2_40", "k2_40_ci", "k2_20", "k2_20_ci", "Nmax",
+                  "delta", "seeds", "precision")
+
+
+def exponent_check(runs: Runs | None) -> Numbers:
+    """The numbers of the exponent check from the stored runs (``store.load("E4")``;
+    ``fig-ts-exponents``, ``ts-obs-exponents``): ``t0``, the last local slope of T_0 at
+    (0.35, 0.45); ``k2_35``, ``k2_40``, ``k2_20`` and their 95% intervals ``*_ci``, the last
+    local slope of T_2 at (0.35, 0.45), (0.40, 0.25), (0.20, 0.45); ``Nmax``, ``seeds``,
+    ``precision`` (float32 against float64); ``delta``: N^(0.35 - 1/2) at ``Nmax``."""
+    if runs is None or not len(runs):
+        return Numbers(**dict.fromkeys(_EXPONENT_KEYS, "n/a"))
+    terms = [f"terms_{k}" for k in range(4)]
+    worst = max((v for v in precision_agreement(runs, terms).values() if v is not None),
+                default=None)
+    out = {"precision": _precision(worst),
+           "seeds": sizes_by_N(runs, 0.35, 0.45, "terms_0")[1].shape[1],
+           "t0": fmt_signed(local_slopes(*sizes_by_N(runs, 0.35, 0.45, "terms_0"))
+                            ["slope"][-1])}
+    for name, pair in (("35", (0.35, 0.45)), ("40", (0.40, 0.25)), ("20", (0.20, 0.45))):
+        sl = local_slopes(*sizes_by_N(runs, *pair, "terms_2"))
+        out[f"k2_{name}"] = fmt_signed(sl["slope"][-1])
+        out[f"k2_{name}_ci"] = fmt_interval(sl["low"][-1], sl["high"][-1], signed=True)
+    Nmax = int(sl["N_high"][-1])
+    out.update(Nmax=Nmax, delta=fmt(Nmax ** (0.35 - 0.5), 2))
+    return Numbers(**out)
+
+
+def local_slopes_table(runs: Runs | None) -> str:
+    """The table of the exponent check (``ts-obs-exponents``): for T_0 and T_2 at each E4
+    pair, the predicted exponent and the local slopes of the stored runs between consecutive
+    sizes with 95% bootstrap intervals over the seeds."""
+    if runs is None or not len(runs):
+        return NO_RUNS
+    lines = ["term  (alpha1, alpha2)  theory   local slope [95% interval]"]
+    for pair in E4_PAIRS:
+        for k in (0, 2):
+            sl = local_slopes(*sizes_by_N(runs, *pair, f"terms_{k}"))
+            lines.append(f"T_{k}   ({pair[0]:.2f}, {pair[1]:.2f})"
+                         f"      {fmt_signed(spike_exponent(*pair, k)):>6}")
+            for lo, hi, s, a, b in zip(sl["N_low"], sl["N_high"], sl["slope"], sl["low"],
+                                       sl["high"]):
+                lines.append(f"{'':8}{lo:>5}-{hi:<5} {fmt_signed(s):>18} "
+                             f"{fmt_interval(a, b, signed=True)}")
+    return "\n".join(lines)
+
+
+def leading_order(runs: Runs, pair=(0.35, 0.45)) -> Numbers:
+    """How far the expansion is from the simulation (``fig-ts-leading``): at ``pair`` and
+    the largest size ``N`` of the chapter's runs, the measured term over its leading order
+    for k = 2 (``ratio2``) and k = 0 (``ratio0``), and the expansion parameter
+    ``delta_scale`` = N^(alpha1 - 1/2)."""
+    N = max(runs.unique("N"))
+    lead = runs.where(alpha1=pair[0], alpha2=pair[1], N=N)
+    return Numbers(N=N, ratio2=lead.mean("terms_2") / lead.mean("leading_2"),
+                   ratio0=lead.mean("terms_0") / lead.mean("leading_0"),
+                   delta_scale=fmt(N ** (pair[0] - 0.5), 2))
+
+
+# -- two steps against one (E5) ---------------------------------------------------------------
+_COLLAPSE_KEYS = ("Nfirst", "Nlast", "rel_reused_first", "rel_reused", "rel_fresh",
+                  "diff20_slope", "diff35_slope")
+
+
+def collapse(runs: Runs | None) -> Numbers:
+    """Two steps against the one-step reference in the stored runs (``store.load("E5")``;
+    ``ts-obs-one-step``): at (0.20, 0.20) the relative distance with a reused batch at the
+    smallest and largest N (``rel_reused_first``, ``rel_reused``; sizes ``Nfirst``,
+    ``Nlast``) and with a fresh batch at the largest (``rel_fresh``); the last local slope of
+    the absolute distance, reused, at (0.20, 0.20) and (0.35, 0.45) (``diff20_slope``,
+    ``diff35_slope``); ``fresh_limit``: the fresh batch's limit at (0.20, 0.20)
+    (``ts-conj-one-step``; with eta1 = eta2 it does not depend on N)."""
+    limit = fmt(float(fresh_relative_difference(0.20, 0.20, 1)), 2)
+    if runs is None or not len(runs):
+        return Numbers(**dict.fromkeys(_COLLAPSE_KEYS, "n/a"), fresh_limit=limit)
+    Ns, rel = sizes_by_N(runs, 0.20, 0.20, "rel_diff")
+    out = {"Nfirst": int(Ns[0]), "Nlast": int(Ns[-1]),
+           "rel_reused_first": fmt(rel[0].mean(), 2), "rel_reused": fmt(rel[-1].mean(), 2),
+           "rel_fresh": fmt(sizes_by_N(runs, 0.20, 0.20, "rel_diff", "fresh")[1][-1].mean(),
+                            2)}
+    for name, pair in (("20", (0.20, 0.20)), ("35", (0.35, 0.45))):
+        sl = local_slopes(*sizes_by_N(runs, *pair, "diff"))
+        out[f"diff{name}_slope"] = fmt_signed(sl["slope"][-1])
+    return Numbers(**out, fresh_limit=limit)
+
+
+# -- the spectrum beside a null run (E10) -------------------------------------------------------
+def spike_count(result: dict, weight: float = 0.25) -> int:
+    """Outliers of one spectrum run (:func:`companion.experiments.two_steps.spectrum_unit`)
+    2% above the bulk edge whose left vector has at least ``weight`` on the powers of a."""
+    top = np.asarray(result["s_top"])
+    on = np.asarray(result["on_powers"])
+    return int(np.sum((on >= weight) & (top > 1.02 * result["edge"])))
+
+
+def spectrum(runs: Runs, stored: Runs | None = None) -> Numbers:
+    """The numbers of the spectrum of W2 beside a null run (``fig-ts-spectrum``,
+    ``ts-obs-spectrum``), from the first run of ``runs`` (``ex.SPECTRUM``):
+
+    * ``N``; ``edge``, the bulk edge; ``count``, the outliers 2% above it among the top
+      values; ``nspikes``, those on the powers of a; ``pred_tanh``, the companion's count;
+    * ``s1``, the first spike, ``cos1`` and ``cos1_null``, cos^2 of its right vector with
+      the He_1 direction with the real and the null labels;
+    * ``s_k2``: the value whose left vector leans most on q_3 (the k = 2 spike); ``T2``, the
+      size of the k = 2 term, ``theta``, its separate strength, ``bbp``: where a spike of
+      that strength would sit (theta + 1/theta);
+    * from the stored runs (``store.load("E10")``): ``paper_N10`` and ``paper_spikes``, the
+      spike count on the powers of a of each seed.
+    """
+    run = runs[0]
+    r = run.result
+    top = np.asarray(r["s_top"])
+    i2 = int(np.argmax(np.asarray(r["left"])[1:, 2])) + 1
+    theta = float(np.asarray(r["separate"])[2])
+    has = stored is not None and len(stored)
+    return Numbers(
+        N=run["N"], edge=float(r["edge"]), count=int(np.sum(top > 1.02 * r["edge"])),
+        nspikes=spike_count(r), pred_tanh=n_spikes(run["alpha1"], run["alpha2"], "tanh"),
+        s1=float(top[0]), cos1=fmt(np.asarray(r["cos2"])[0, 0], 2),
+        cos1_null=fmt(np.asarray(r["cos2_null"])[0, 0], 2), s_k2=float(top[i2]),
+        T2=float(np.asarray(r["terms"])[2]), theta=theta, bbp=float(bbp_position(theta)),
+        paper_N10=stored[0]["N"] if has else "n/a",
+        paper_spikes=" and ".join(str(spike_count(x.result)) for x in stored) if has
+        else "n/a")

@@ -62,6 +62,8 @@ def test_spike_counts_aggregate_each_point_activation_and_size():
     # neither the run with c1 = 2 nor the float32 check (both n_outliers = 9) is counted
     assert table[(0.38, 0.45, "shifted_tanh")]["max"].max() == 3
     assert table[(0.30, 0.38, "gelu")]["N"].tolist() == [1024, 2048]
+    only = ts.spike_counts(_e11(), activations=("tanh",))
+    assert set(only) == {(0.30, 0.38, "tanh"), (0.38, 0.45, "tanh")}
 
 
 def test_emergence_numbers():

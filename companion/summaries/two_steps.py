@@ -16,8 +16,8 @@ import numpy as np
 
 from ..activations import get_activation
 from ..book import Numbers, fmt, fmt_interval, fmt_signed
-from ..experiments.two_steps import (E3_POINTS, E4_PAIRS, E11_CONSTANTS, EMERGENCE_ACTIVATIONS,
-                                     EMERGENCE_POINTS, bbp_position, crossing_size,
+from ..experiments.two_steps import (E3_POINTS, E4_PAIRS, E11_CONSTANTS, EMERGENCE_POINTS,
+                                     bbp_position, crossing_size,
                                      fresh_relative_difference, local_slopes,
                                      precision_agreement, sizes_by_N, sweep_runs)
 from ..runs import Runs
@@ -59,27 +59,26 @@ def _emergence_runs(runs: Runs) -> Runs:
     return sweep_runs(runs.where(c1=1.0, c2=1.0))
 
 
-def spike_counts(runs: Runs, activations=EMERGENCE_ACTIVATIONS) -> dict:
+def spike_counts(runs: Runs, activations=None) -> dict:
     """The spike count of W2 in the stored spikes-one-by-one runs (``ts-sec-one-by-one``:
     census against the null run, the first spike included), c1 = c2 = 1, precision checks
     left out: ``{(alpha1, alpha2, activation): {"N", "seeds", "mean", "min", "max"}}``, one
-    array entry per stored N, for every point of ``EMERGENCE_POINTS`` and activation that
-    has runs. The chapter's prose (:func:`emergence`) and
-    :func:`companion.figures.two_steps.spike_emergence_counts` read this one table."""
-    runs = _emergence_runs(runs)
+    array entry per stored N, for every point and activation of ``runs`` (or only those in
+    ``activations``). The chapter's prose (:func:`emergence`),
+    :func:`companion.figures.two_steps.spike_emergence_counts` and the explorer's spike
+    table read this one table."""
     table = {}
-    for a1, a2 in EMERGENCE_POINTS:
-        for act in activations:
-            sel = runs.where(alpha1=a1, alpha2=a2, activation=act)
-            Ns = sorted(sel.unique("N"))
-            if not Ns:
-                continue
-            counts = [sel.where(N=n).values("n_outliers") for n in Ns]
-            table[(a1, a2, act)] = {
-                "N": np.array(Ns), "seeds": np.array([len(c) for c in counts]),
-                "mean": np.array([c.mean() for c in counts]),
-                "min": np.array([c.min() for c in counts]),
-                "max": np.array([c.max() for c in counts])}
+    for (a1, a2, act), sel in _emergence_runs(runs).groups("alpha1", "alpha2",
+                                                           "activation").items():
+        if activations is not None and act not in activations:
+            continue
+        Ns = sorted(sel.unique("N"))
+        counts = [sel.where(N=n).values("n_outliers") for n in Ns]
+        table[(a1, a2, act)] = {
+            "N": np.array(Ns), "seeds": np.array([len(c) for c in counts]),
+            "mean": np.array([c.mean() for c in counts]),
+            "min": np.array([c.min() for c in counts]),
+            "max": np.array([c.max() for c in counts])}
     return table
 
 

@@ -17,6 +17,10 @@ def _figure_names() -> dict[str, list[str]]:
     names: dict[str, list[str]] = {}
     for nb in sorted((ROOT / "book").glob("*.ipynb")):
         for cell in json.loads(nb.read_text())["cells"]:
+            # a figure named in its drawing cell's metadata (MyST-NB), or in a glue block
+            name = cell.get("metadata", {}).get("mystnb", {}).get("figure", {}).get("name")
+            if name:
+                names.setdefault(name, []).append(nb.stem)
             if cell["cell_type"] != "markdown":
                 continue
             for line in "".join(cell["source"]).splitlines():

@@ -1,18 +1,17 @@
-"""What a chapter page needs besides the science: one formatter for every printed or glued
-number, and figures that show wherever the notebook runs (issue: run it anywhere).
+"""What a chapter page needs besides the science: one formatter for every printed or quoted
+number, the prose's numbers as values both renderers show, and figures that show wherever
+the notebook runs.
 
 * :func:`fmt` and :func:`fmt_signed` round a number for prose and tables. Every number a
-  chapter prints or glues goes through them, so that nbval, which compares the stored
+  chapter prints or quotes goes through them, so that nbval, which compares the stored
   outputs with a fresh run, sees the same text on any CPU and BLAS: a few significant
   digits, and never a negative zero (a zero moment of tanh prints as ``0``, whatever the
   sign of its last bit).
-* :func:`show` displays a figure in the notebook (JupyterLab, Colab, Binder) and glues it
-  for the book's ``{glue:figure}`` in one output; in the built book the code cell carries
-  the tag ``remove-output``, so the figure appears once, where the prose puts it.
-* :func:`glue_numbers` glues formatted numbers for ``{glue:text}`` without displaying them.
-
-Without myst-nb (a plain Colab runtime) :func:`show` falls back to IPython's display and
-:func:`glue_numbers` does nothing: the notebook still runs and shows every figure.
+* :class:`Numbers` holds the numbers a section quotes, for ``{eval}`` roles in the prose
+  (book/CONVENTIONS.md, "Numbers"); :class:`Shown` makes each show without quotes in the
+  book (MyST-NB) and in JupyterLab (jupyterlab-myst).
+* :func:`show` displays a figure and closes it; the book numbers and captions it from the
+  drawing cell's metadata (book/CONVENTIONS.md, "Figures").
 """
 
 from __future__ import annotations
@@ -77,25 +76,15 @@ def fmt_interval(low, high, decimals: int = 2, signed: bool = False) -> str:
     return f"[{fmt_fixed(low, decimals, signed)}, {fmt_fixed(high, decimals, signed)}]"
 
 
-def show(*args) -> None:
+def show(fig) -> None:
     """Display a figure in the notebook and close it, so that it is not drawn a second time
-    at the end of the cell: ``show(fig)``. The book numbers and captions it from the cell's
-    metadata (``mystnb.figure``: name and caption; ``mystnb.image``: alt text), which
-    JupyterLab ignores without an error (book/CONVENTIONS.md, "Figures").
-
-    ``show(name, fig)`` (a chapter not yet moved off glue) also glues it under ``name``."""
+    at the end of the cell. The book numbers and captions it from the cell's metadata
+    (``mystnb.figure``: name and caption; ``mystnb.image``: alt text), which JupyterLab and
+    Colab ignore without an error."""
     import matplotlib.pyplot as plt
     from IPython.display import display
 
-    *name, fig = args
-    try:
-        if not name:
-            raise ImportError
-        from myst_nb import glue
-    except ImportError:
-        display(fig)
-    else:
-        glue(name[0], fig, display=True)
+    display(fig)
     plt.close(fig)
 
 
@@ -142,14 +131,3 @@ class Numbers:
         values = object.__getattribute__(self, "_values")
         width = max((len(k) for k in values), default=0)
         return "\n".join(f"{k:<{width}}  {v}" for k, v in values.items())
-
-
-def glue_numbers(**values) -> None:
-    """Glue each value (formatted with :func:`fmt` unless it is already a string) under its
-    keyword for ``{glue:text}`` in the prose; nothing is displayed."""
-    try:
-        from myst_nb import glue
-    except ImportError:
-        return
-    for name, value in values.items():
-        glue(name, value if isinstance(value, str) else fmt(value), display=False)

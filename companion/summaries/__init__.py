@@ -9,13 +9,6 @@ and each is tested. One module per chapter; a table that a chapter, a figure and
 all report is computed here once.
 """
 
-from . import intro
-from . import one_step
-from . import reuse_vs_fresh
-from . import finite_size
-from . import two_steps
+from . import finite_size, intro, one_step, reuse_vs_fresh, two_steps
 
-__all__ = ["intro", "one_step"]
-__all__ += ["reuse_vs_fresh"]
-__all__ += ["finite_size"]
-__all__ += ["two_steps"]
+__all__ = ["intro", "one_step", "two_steps", "reuse_vs_fresh", "finite_size"]

@@ -1,7 +1,8 @@
 """companion: the numerics of the executable companion to Moniri & Hassani,
 "Feature Learning in Linear-Width Two-Layer Networks: Two vs. One Step of Gradient Descent"
-(arXiv 2605.17767). Section numbers in docstrings refer to the companion's SPEC
-(reproduced in the book's chapters)."""
+(arXiv 2605.17767). Docstrings cite the book's labels as ``(book: dv-expansion)``: each is
+a box or section of the book (most on its page "The derivations in one place",
+book/derivations.md), and tests/test_labels.py checks that every cited label exists."""
 
 from .activations import Activation, get_activation, hermite_activation, shifted_tanh
 from .alignment import (a_power_basis, cos2_with_directions, left_overlaps, subspace_projection,

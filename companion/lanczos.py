@@ -1,4 +1,5 @@
-"""Top singular triplets by block Lanczos on the Gram operator (SPEC 3.1, 3.2, 5).
+"""Top singular triplets by block Lanczos on the Gram operator (book: dv-spiked-rectangular,
+dv-census).
 
 The outliers of W1 and W2 and their singular vectors (the learned directions) are a few of
 the largest singular triplets of an N x d matrix. :func:`top_singular` finds them with block
@@ -90,7 +91,7 @@ def top_singular(W, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     if the basis outgrows ``_BASIS_BYTES``. Each iteration is two products of W with a block
     of k + 8 vectors, drawn at the start from a fixed seed, so results are deterministic. A
     block larger than k is what lets the k-th value converge at the edge of a
-    Marchenko-Pastur bulk, where it has no gap to the next (W0, a null run; SPEC 3.1, 5).
+    Marchenko-Pastur bulk, where it has no gap to the next (W0, a null run; book: dv-census).
 
     The iteration stops when residual bounds guarantee the values to 1e-12 relative, the
     vectors of separated values (gap to the neighbours >= 5% of the value) to an angle of

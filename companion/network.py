@@ -1,4 +1,4 @@
-"""The two-layer network and its gradient steps on the first layer (SPEC sections 1 and 2).
+"""The two-layer network and its gradient steps on the first layer (book: dv-model, dv-two-steps).
 
 f(x) = a^T sigma(W x), W0 entries N(0, 1/d), a = a0 entries N(0, 1/N), frozen.
 Correlation loss L(W) = -(1/n) sum_i y_i f(x_i); its negative gradient is
@@ -35,7 +35,7 @@ _SPLIT_WORK = 1 << 33
 
 
 def step_size(N: int, alpha: float, c: float = 1.0) -> float:
-    """eta = c N^alpha with alpha in [0, 1/2) (SPEC section 2)."""
+    """eta = c N^alpha with alpha in [0, 1/2) (book: dv-two-steps)."""
     N = positive_int(N, "N")
     return positive_real(c, "c") * N ** alpha_exponent(alpha, "alpha")
 
@@ -53,7 +53,7 @@ def init_network(N: int, d: int, rng: np.random.Generator, dtype=np.float64) -> 
 def gradient(W, a, X, y, activation="tanh", block_rows: int = _BLOCK_ROWS) -> np.ndarray:
     """Negative gradient of the correlation loss, G(W; X, y) = (1/n) diag(a) sigma'(W X^T) diag(y) X.
 
-    SPEC section 2, the matrix formula (no autograd). Works in row blocks of W so that only a
+    book: dv-two-steps, the matrix formula (no autograd). Works in row blocks of W so that only a
     ``block_rows x n`` slice of sigma'(W X^T) per worker is alive at once (see
     :func:`_ascend`). The result has W's dtype.
     """
@@ -67,7 +67,7 @@ def two_step_update(W0, a, X1, y1, eta1: float, eta2: float, activation="tanh",
                     X2=None, y2=None) -> tuple[np.ndarray, np.ndarray]:
     """(W1, W2) from W0: W1 = W0 + eta1 G(W0; X1, y1), then W2 = W1 + eta2 G(W1; X2, y2),
     where (X2, y2) = (X1, y1) for a reused batch (leave them None) or a fresh batch
-    (SPEC section 2). Four N x n x d products and two sigma' evaluations in all; eta and a
+    (book: dv-two-steps). Four N x n x d products and two sigma' evaluations in all; eta and a
     are applied together, and W added, one block of rows at a time, and a reused batch is
     scaled by y once: the update takes 1.09 times its four products at N = 4096 on 2 cores
     (``benchmarks/run.py``; 0.99 times without sigma', which is the rest)."""
@@ -130,7 +130,7 @@ def _blocks(N: int, n: int, d: int, block_rows: int = _BLOCK_ROWS) -> tuple[int,
 def _ascend(W, a, X, Xy, act: Activation, out: np.ndarray, add_W: bool,
             block_rows: int = _BLOCK_ROWS) -> np.ndarray:
     """out = diag(a) sigma'(W X^T) Xy (+ W if ``add_W``), by blocks of rows of W: with
-    a = eta a and Xy = diag(y) X / n, W + eta G(W; X, y) (SPEC section 2).
+    a = eta a and Xy = diag(y) X / n, W + eta G(W; X, y) (book: dv-two-steps).
 
     From _SPLIT_WORK multiply-adds on, the blocks are shared out over as many Python threads
     as BLAS has threads, each with single-threaded BLAS, so that sigma' runs on every core
@@ -161,7 +161,7 @@ def _ascend(W, a, X, Xy, act: Activation, out: np.ndarray, add_W: bool,
 
 
 def correlation_loss(W, a, X, y, activation="tanh") -> float:
-    """L(W) = -(1/n) sum_i y_i a^T sigma(W x_i) (SPEC section 2)."""
+    """L(W) = -(1/n) sum_i y_i a^T sigma(W x_i) (book: dv-two-steps)."""
     act = get_activation(activation)
     return float(-np.mean(y * (act.sigma(X @ W.T) @ a)))
 
@@ -201,7 +201,7 @@ class TwoStepRun:
 
     def one_step_reference(self) -> np.ndarray:
         """W0 + (eta1 + eta2) G(W0; X1, y1): the single step that two steps reduce to when
-        alpha1 + alpha2 < 1/2 with a reused batch (SPEC section 3.2)."""
+        alpha1 + alpha2 < 1/2 with a reused batch (book: dv-one-step-reference)."""
         return self.W0 + (self.eta1 + self.eta2) * gradient(self.W0, self.a, self.X1, self.y1,
                                                              self.activation)
 
@@ -227,13 +227,13 @@ def run_two_steps(N: int = 1000, d: int | None = None, n: int | None = None,
                   activation="tanh", target="he1", noise: float = 0.0, seed: int = 0,
                   c1: float = 1.0, c2: float = 1.0, dtype=np.float64,
                   null_labels: bool = False) -> TwoStepRun:
-    """Draw data, network and take two gradient steps (SPEC section 2).
+    """Draw data, network and take two gradient steps (book: dv-two-steps).
 
     ``d`` and ``n`` default to N (phi = psi = 1). ``batch`` is ``"reused"`` (both steps on
     (X1, y1)) or ``"fresh"`` (second step on an independent (X2, y2) of the same size).
     ``null_labels=True`` replaces the labels by labels of an independent input sample: the
-    same distribution (heavy tails included), no dependence on X (the null run of SPEC
-    pitfall 3). Every draw comes from
+    same distribution (heavy tails included), no dependence on X (the null run of
+    book: dv-model). Every draw comes from
     ``numpy.random.default_rng(seed)``.
     """
     N = positive_int(N, "N")

@@ -1,5 +1,5 @@
 """One simulation summarized as plain numbers: what the command line prints and what a
-chapter can tabulate (SPEC sections 3 and 4)."""
+chapter can tabulate (book: dv-exponents, dv-census)."""
 
 from __future__ import annotations
 

@@ -1,12 +1,12 @@
 """The spikes of the updated weights: how strong each term is, and which singular values are
-outliers made by it (SPEC 3.2 and pitfall 3).
+outliers made by it (book: dv-census, dv-pit-edge).
 
-After two steps, W2 - W0 ~ a ubar^T + sum_k C_k a^{o(k+1)} v_k^T (companion derivation, SPEC
-3.2): the spike of order k has its left singular vector on the entrywise power a^{o(k+1)}.
-Those powers are not orthogonal, so everything here works with their Gram-Schmidt
+After two steps, W2 - W0 ~ a ubar^T + sum_k C_k a^{o(k+1)} v_k^T (companion derivation,
+book: dv-expansion): the spike of order k has its left singular vector on the entrywise power
+a^{o(k+1)}. Those powers are not orthogonal, so everything here works with their Gram-Schmidt
 orthonormalization q_1, q_2, ... (:func:`companion.a_power_basis`).
 
-Counting outliers against the Marchenko-Pastur edge at one N misleads (pitfall 3): the
+Counting outliers against the Marchenko-Pastur edge at one N misleads (book: dv-pit-edge): the
 updates widen the bulk, and heavy-tailed labels push single-sample outliers out of it. The
 census here therefore
 
@@ -40,7 +40,7 @@ TOP = 12
 
 
 def separate_strengths(delta, a, K: int) -> np.ndarray:
-    """Strength of each spike term as a *separate* outlier (companion's diagnostic, SPEC 3.2).
+    """Strength of each spike term as a *separate* outlier (book: dv-separate-strengths).
 
     With q_1..q_K the Gram-Schmidt powers of a, the rows r_j = q_j^T Delta are the terms of
     :func:`companion.term_sizes`. Part of a higher term's row can be parallel (in R^d) to the
@@ -48,7 +48,7 @@ def separate_strengths(delta, a, K: int) -> np.ndarray:
     can make its own outlier is the norm of the part of r_j orthogonal to the span of
     r_1..r_{j-1} (least squares, so that a zero row removes nothing). For N = d a rank-one
     term of strength theta leaves the W0 bulk iff theta > 1, at theta + 1/theta
-    (Benaych-Georges & Nadakuditi 2012; SPEC 3.1).
+    (Benaych-Georges & Nadakuditi 2012; book: dv-threshold).
     """
     R = a_power_basis(a, positive_int(K, "K")).T @ finite_array(delta, "delta", 2)
     out = np.empty(len(R))

@@ -1,6 +1,6 @@
-"""Tests of companion.experiments.one_step (chapter "One step: a rank-one spike"; SPEC 3.1,
-E1, E2 and the chapter's own checks). Small sizes (N = 100 to 400): each test runs in about
-a second."""
+"""Tests of companion.experiments.one_step (chapter "One step: a rank-one spike";
+book: dv-one-step-spike, E1, E2 and the chapter's own checks). Small sizes (N = 100 to 400): each
+test runs in about a second."""
 
 import numpy as np
 import pytest

@@ -1,4 +1,4 @@
-"""The phase-diagram explorer (companion/explorer.py, book/explorer.ipynb; SPEC 3.2 and 4).
+"""The phase-diagram explorer (companion/explorer.py, book/explorer.ipynb; book: dv-exponents).
 
 * its data: every stored (alpha1, alpha2) of E3, E4, E5, E7 and E11 is a point of the page,
   and every number it shows equals the mean over the seeds of the stored CSV columns

@@ -1,4 +1,4 @@
-"""Spike strengths and the spike census (companion/spikes.py, SPEC 3.2 and pitfall 3)."""
+"""Spike strengths and the spike census (companion/spikes.py, book: dv-census)."""
 
 import numpy as np
 import pytest

@@ -1,4 +1,5 @@
-"""Predictions of SPEC section 3: Lambda, spike exponents, spiked rectangular formulas."""
+"""Predictions: Lambda, spike exponents, spiked rectangular formulas (book: dv-exponents,
+dv-spiked-rectangular)."""
 
 import math
 
@@ -30,7 +31,8 @@ def test_lambda_at_its_edges(a1, a2, lam):
 
 
 def test_spike_count_parity_and_cap():
-    """The companion's count (SPEC 3.2): the first spike plus the existing orders k <= Lambda."""
+    """The companion's count (book: dv-exponents): the first spike plus the existing orders k <=
+    Lambda."""
     assert cp.present_terms(0.45, 0.45, "tanh") == [2, 4, 6, 8]
     assert cp.present_terms(0.20, 0.45, "tanh") == []            # Lambda = 1, k = 1 absent
     assert cp.present_terms(0.35, 0.45, "shifted_tanh") == [1, 2, 3]
@@ -106,7 +108,7 @@ def test_spiked_rectangular_against_simulation(N, d):
 
 
 def test_one_step_spike_at_eta_2_N_2000():
-    """SPEC 3.1: W1 = W0 + 2 G(W0), He_1 target, tanh, N = d = n = 2000."""
+    """W1 = W0 + 2 G(W0), He_1 target, tanh, N = d = n = 2000."""
     run = cp.run_two_steps(N=2000, alpha1=0.0, alpha2=0.0, c1=2.0, target="he1", seed=0)
     _, s, Vt = cp.top_singular(run.W1, 1)
     pred = cp.one_step_prediction(2.0, run.target, "tanh", N=2000,

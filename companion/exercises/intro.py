@@ -10,7 +10,7 @@ from ._answer import Answer
 ANSWERS = {
     "intro-ex-tanh/alpha2": Answer(
         what="the smallest alpha2 at which tanh has three outliers in all when alpha1 = 0.40",
-        # tanh keeps only even orders: its third outlier is the term k = 4 (SPEC 3.2)
+        # tanh keeps only even orders: its third outlier is the term k = 4 (book: dv-parity)
         expected=lambda: float(lambda_boundary(4, 0.40)),
         rtol=0.0, atol=5e-3,
         hint="with tanh only the even orders k make outliers; which k is the third outlier?"),

@@ -12,14 +12,14 @@ from ._answer import Answer
 
 
 def _he1_limit(batch: str, psi: float = 1.0, eta1: float = 1.0, eta2: float = 1.0) -> float:
-    """The first-direction alignment limit for a He_1 target (SPEC 3.3)."""
+    """The first-direction alignment limit for a He_1 target (book: dv-first-direction)."""
     link = make_link("he1")
     return float(first_direction_alignment(batch, link.mu_star, link.moment(2), psi,
                                            eta1, eta2)[0])
 
 
 def _first_learning_order() -> int:
-    """The smallest Lambda at which a reused batch learns He_3 with tanh (SPEC 3.3),
+    """The smallest Lambda at which a reused batch learns He_3 with tanh (book: dv-learnability),
     from :func:`companion.is_learnable` at alpha1 = 0.40 (1/2 - alpha1 = 0.1), where
     alpha2 = 0.1 k + 0.01 gives Lambda = k."""
     target = make_target("he3", 16, np.random.default_rng(0))

@@ -1,4 +1,4 @@
-"""Figures of the chapter "Finite size, honestly" (SPEC sections 0, 5 and 6).
+"""Figures of the chapter "Finite size, honestly" (book: dv-sec-finite-n).
 
 One function per figure, each taking the chapter's :class:`~companion.runs.Runs` (from the
 experiment specs of :mod:`companion.experiments.finite_size`) and returning a matplotlib

@@ -1,5 +1,5 @@
-"""Figures of the chapter "One step: a rank-one spike" (SPEC 3.1; E1, E2 and the chapter's
-own checks), one function per figure.
+"""Figures of the chapter "One step: a rank-one spike" (book: dv-one-step-spike; E1, E2 and the
+chapter's own checks), one function per figure.
 
 Each takes :class:`~companion.runs.Runs` from :mod:`companion.experiments.one_step` and
 returns a matplotlib Figure in the book's style. :func:`transition` and :func:`growth` also

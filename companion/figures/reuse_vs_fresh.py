@@ -1,4 +1,5 @@
-"""Figures and tables of the chapter "Reused versus fresh batches" (SPEC 3.3; E6 to E9).
+"""Figures and tables of the chapter "Reused versus fresh batches" (book: dv-learnability; E6 to
+E9).
 
 Each figure function takes the runs (the chapter's own, or the stored paper-scale runs
 alone, as ``python -m companion reproduce`` passes them) and, optionally, the stored runs

@@ -1,4 +1,4 @@
-"""Figures of the chapter "Two steps: a spiked spectrum" (SPEC 3.2; the phase diagram, the
+"""Figures of the chapter "Two steps: a spiked spectrum" (book: dv-exponents; the phase diagram, the
 exponent check, two steps against one, the spectrum beside a null run, the spikes one by
 one). Each takes :class:`~companion.runs.Runs` (the chapter's own runs and, where given, the
 stored paper-scale runs drawn over them with hollow markers) and returns a Figure; the

@@ -1,4 +1,4 @@
-"""The table of experiments (SPEC section 4, E1 to E11): for each id, the experiment (its
+"""The table of experiments (E1 to E11, book: reg-experiments): for each id, the experiment (its
 unit function and units, defined in the chapter's module under :mod:`companion.experiments`),
 the figure function that draws it (:mod:`companion.figures`) and the shape of its tidy CSV.
 One explicit table: nothing is registered as a side effect of an import.

@@ -222,6 +222,56 @@ def estimate_run_bytes(N: int, d: int, n: int, batch: str, itemsize: int = 8,
     return run + (top_singular_bytes(N, d, min(top_k, N, d), itemsize) if top_k else 0)
 
 
+@dataclass
+class RunDraw:
+    """Everything a run draws from its seed (:func:`draw_run`): the target (its directions),
+    the network (W0, a; ``None`` when not drawn) and the batches (X2, y2 ``None`` for a
+    reused batch)."""
+
+    target: Target
+    W0: np.ndarray | None
+    a: np.ndarray | None
+    X1: np.ndarray
+    y1: np.ndarray
+    X2: np.ndarray | None
+    y2: np.ndarray | None
+
+
+#: the independent random streams of a run, in the order they are spawned from its seed
+STREAMS = ("target", "network", "batch1", "batch2", "null")
+
+
+def draw_run(N: int, d: int, n: int, target="he1", seed: int = 0, noise: float = 0.0,
+             dtype=np.float64, batch: str = "reused", null_labels: bool = False,
+             network: bool = True) -> RunDraw:
+    """The random draws of a run from ``numpy.random.default_rng(seed)``, the one seeding path
+    of the package (book: dv-two-steps): the seed is split into the independent streams of
+    :data:`STREAMS`, so that changing the batch setting, the target's noise, the null labels
+    or whether the network is drawn at all (``network=False``: data only) leaves every other
+    draw as it was; the same seed gives the same W0, a and first batch in every chapter.
+    ``null_labels=True`` replaces the labels by those of an independent input sample: the
+    same distribution (heavy tails included), no dependence on X (the null run,
+    book: dv-model)."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    streams = dict(zip(STREAMS, np.random.default_rng(seed).spawn(len(STREAMS))))
+    tgt = (target if isinstance(target, Target)
+           else make_target(target, d, streams["target"], noise))
+    if tgt.d != d:
+        raise ValueError(f"target has dimension {tgt.d} but d = {d}")
+    W0, a = init_network(N, d, streams["network"], dtype) if network else (None, None)
+
+    def batch_of(rng):
+        X, y = tgt.sample(n, rng, dtype)
+        if null_labels:  # same label distribution, independent of X
+            y = tgt.sample(n, streams["null"], dtype)[1]
+        return X, y
+
+    X1, y1 = batch_of(streams["batch1"])
+    X2, y2 = batch_of(streams["batch2"]) if batch == "fresh" else (None, None)
+    return RunDraw(tgt, W0, a, X1, y1, X2, y2)
+
+
 def run_two_steps(N: int = 1000, d: int | None = None, n: int | None = None,
                   alpha1: float = 0.35, alpha2: float = 0.45, batch: str = "reused",
                   activation="tanh", target="he1", noise: float = 0.0, seed: int = 0,
@@ -232,9 +282,9 @@ def run_two_steps(N: int = 1000, d: int | None = None, n: int | None = None,
     ``d`` and ``n`` default to N (phi = psi = 1). ``batch`` is ``"reused"`` (both steps on
     (X1, y1)) or ``"fresh"`` (second step on an independent (X2, y2) of the same size).
     ``null_labels=True`` replaces the labels by labels of an independent input sample: the
-    same distribution (heavy tails included), no dependence on X (the null run of
-    book: dv-model). Every draw comes from
-    ``numpy.random.default_rng(seed)``.
+    same distribution (heavy tails included), no dependence on X (the null run,
+    book: dv-pit-edge). Every draw comes from ``numpy.random.default_rng(seed)`` through
+    :func:`draw_run`.
     """
     N = positive_int(N, "N")
     d = N if d is None else positive_int(d, "d")
@@ -249,23 +299,7 @@ def run_two_steps(N: int = 1000, d: int | None = None, n: int | None = None,
     check_fits_in_memory(estimate_run_bytes(N, d, n, batch, dt.itemsize),
                          f"a two-step run with N={N}, d={d}, n={n} ({batch} batch, {dt})")
     eta1, eta2 = step_size(N, alpha1, c1), step_size(N, alpha2, c2)
-
-    # Independent streams for each random object, so that changing the batch mode or the
-    # target leaves the initialization and the first batch unchanged.
-    s_target, s_net, s_b1, s_b2, s_null = np.random.default_rng(seed).spawn(5)
-    tgt = target if isinstance(target, Target) else make_target(target, d, s_target, noise)
-    if tgt.d != d:
-        raise ValueError(f"target has dimension {tgt.d} but d = {d}")
-    W0, a = init_network(N, d, s_net, dt)
-
-    def batch_of(rng):
-        X, y = tgt.sample(n, rng, dt)
-        if null_labels:  # same label distribution, independent of X
-            y = tgt.sample(n, s_null, dt)[1]
-        return X, y
-
-    X1, y1 = batch_of(s_b1)
-    X2, y2 = batch_of(s_b2) if batch == "fresh" else (None, None)
-    W1, W2 = two_step_update(W0, a, X1, y1, eta1, eta2, act, X2, y2)
-    return TwoStepRun(W0, W1, W2, a, X1, y1, X2, y2, tgt, act, eta1, eta2, alpha1, alpha2,
-                      batch, int(seed))
+    r = draw_run(N, d, n, target, seed, noise, dt, batch, null_labels)
+    W1, W2 = two_step_update(r.W0, r.a, r.X1, r.y1, eta1, eta2, act, r.X2, r.y2)
+    return TwoStepRun(r.W0, W1, W2, r.a, r.X1, r.y1, r.X2, r.y2, r.target, act, eta1, eta2,
+                      alpha1, alpha2, batch, int(seed))

@@ -3,6 +3,7 @@ chapter can tabulate (book: dv-exponents, dv-census)."""
 
 from __future__ import annotations
 
+import inspect
 import time
 
 import numpy as np
@@ -14,12 +15,18 @@ from .spikes import spike_census
 from .theory import first_direction_alignment, is_learnable, lambda_count, n_spikes
 
 TOP_K = 8
+#: the defaults of a run: those of :func:`companion.run_two_steps`, the one place they are set
+#: (the command line's and :func:`simulate`'s defaults are read from here)
+RUN_DEFAULTS = {name: p.default for name, p in inspect.signature(run_two_steps).parameters.items()
+                if p.default is not inspect.Parameter.empty}
+_D = RUN_DEFAULTS
 
 
-def simulate(N: int = 2000, d: int | None = None, n: int | None = None, alpha1: float = 0.35,
-             alpha2: float = 0.45, batch: str = "reused", activation="tanh", target="he1+he3",
-             noise: float = 0.0, seed: int = 0, dtype=np.float64, null: bool = False,
-             top_k: int = TOP_K, c1: float = 1.0, c2: float = 1.0) -> dict:
+def simulate(N: int = _D["N"], d: int | None = None, n: int | None = None,
+             alpha1: float = _D["alpha1"], alpha2: float = _D["alpha2"], batch: str = _D["batch"],
+             activation=_D["activation"], target=_D["target"], noise: float = _D["noise"],
+             seed: int = _D["seed"], dtype=np.float64, null: bool = False,
+             top_k: int = TOP_K, c1: float = _D["c1"], c2: float = _D["c2"]) -> dict:
     """Run two steps and summarize them (every number rounded to 6 significant digits).
 
     Keys: ``parameters``; ``singular_values`` (``W0``, ``W1``, ``W2``: top ``top_k``);

@@ -123,3 +123,18 @@ def test_simulate_null_counts_spikes_as_the_stored_experiment_does():
         assert out["n_spikes_theory"] == int(sel[0]["n_spikes_theory"])
         checked += 1
     assert checked >= 2
+
+
+def test_command_line_defaults_are_those_of_run_two_steps():
+    """One place sets a run's defaults: run_two_steps; simulate and the command line read them."""
+    import inspect
+
+    from companion.cli import build_parser
+    from companion.simulate import simulate
+
+    run = {k: p.default for k, p in inspect.signature(cp.run_two_steps).parameters.items()}
+    sim = {k: p.default for k, p in inspect.signature(simulate).parameters.items()}
+    args = vars(build_parser().parse_args(["simulate"]))
+    for key in ("N", "alpha1", "alpha2", "batch", "activation", "target", "noise", "seed",
+                "c1", "c2"):
+        assert args[key] == sim[key] == run[key], key

@@ -22,6 +22,26 @@ def test_draw_matches_run_two_steps():
     np.testing.assert_allclose(draw.u1, run.X1.T @ run.y1 / 100)
 
 
+def test_one_seeding_path(monkeypatch):
+    """draw_one_step and run_two_steps both draw through network.draw_run, and no other module
+    splits a seed into a run's streams by hand (edit one copy and "the same W0 in every
+    chapter" would break silently)."""
+    from pathlib import Path
+
+    from companion import network
+
+    calls, real = [], network.draw_run
+    monkeypatch.setattr(network, "draw_run", lambda *a, **k: calls.append("two") or real(*a, **k))
+    monkeypatch.setattr(ex, "draw_run", lambda *a, **k: calls.append("one") or real(*a, **k))
+    ex.draw_one_step(40, seed=1)
+    cp.run_two_steps(40, seed=1)
+    assert calls == ["one", "two"]
+    package = Path(cp.__file__).parent
+    spawning = sorted(str(p.relative_to(package)) for p in package.rglob("*.py")
+                      if ".spawn(" in p.read_text())
+    assert spawning == ["network.py"]
+
+
 def test_gradient_is_rank_one_plus_vanishing_remainder():
     dec = ex.RANK_ONE.run(Ns=[100, 400], seeds=2)
     assert isinstance(dec, Runs) and len(dec) == 4

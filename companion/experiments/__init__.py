@@ -53,10 +53,6 @@ class Experiment:
         """The (params, seed) pairs of ``scale``."""
         return self.grid(self.sizes[check_scale(scale)])
 
-    def compute(self, params: dict, seed: int) -> dict:
-        """One unit's result."""
-        return self.unit(**params, seed=seed)
-
     def run(self, scale: str = "small", **sizes) -> Runs:
         """Every unit of ``scale`` computed here, one after the other, without a cache;
         keywords replace entries of the scale's sizes (``run(Ns=[250, 500], seeds=2)``)."""

@@ -36,7 +36,7 @@ from scipy.special import ndtri
 from ..activations import get_activation
 from ..alignment import cos2_with_directions, subspace_projection
 from ..gaussian import gaussian_expectation
-from ..network import gradient, init_network, run_two_steps, step_size
+from ..network import draw_run, gradient, run_two_steps, step_size
 from ..runs import Runs, bootstrap_interval
 from ..spectra import count_outliers, mp_edges, top_singular
 from ..spikes import spike_census
@@ -118,11 +118,8 @@ def preactivation_unit(N: int, alpha1: float, target: str, activation: str, seed
     :func:`preactivation_constant` eta1 / sqrt(N)."""
     act = get_activation(activation)
     eta1 = step_size(N, alpha1)
-    # the split of run_two_steps: target, network, first batch, second batch, null labels
-    s_target, s_net, s_b1, _, _ = np.random.default_rng(seed).spawn(5)
-    tgt = make_target(target, N, s_target)
-    W0, a = init_network(N, N, s_net)
-    X, y = tgt.sample(N, s_b1)
+    r = draw_run(N, N, N, target, seed)       # the draws of run_two_steps
+    W0, a, X, y = r.W0, r.a, r.X1, r.y1
     delta = eta1 * (gradient(W0, a, X, y, act) @ X.T)
     return {"rms": math.sqrt(float(np.mean(delta ** 2))), "max": float(np.max(np.abs(delta))),
             "max_label": float(np.max(np.abs(y))),

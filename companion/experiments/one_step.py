@@ -14,10 +14,10 @@ that lists its units; ``EXPERIMENT.run(N=..., seeds=...)`` returns
 :class:`~companion.runs.Runs` (the chapter calls them at N = 1000; ``reproduce`` runs E1 and
 E2 at paper scale). Nothing here draws a figure.
 
-Seeding: :func:`draw_one_step` splits ``numpy.random.default_rng(seed)`` exactly as
-:func:`companion.run_two_steps` does, so with the same seed, sizes and target the W0, a and
-first batch are the same as in the two-step chapters, and ``draw.W1(eta)`` equals
-``run_two_steps(..., alpha1=0, c1=eta).W1``.
+Seeding: :func:`draw_one_step` draws through :func:`companion.network.draw_run`, the one
+seeding path that :func:`companion.run_two_steps` uses too, so with the same seed, sizes and
+target the W0, a and first batch are the same as in the two-step chapters, and
+``draw.W1(eta)`` equals ``run_two_steps(..., alpha1=0, c1=eta).W1``.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from threadpoolctl import threadpool_limits
 from ..activations import Activation, get_activation
 from ..alignment import cos2_with_directions, subspace_projection
 from ..gaussian import gaussian_expectation
-from ..network import gradient, init_network
+from ..network import draw_run, gradient
 from ..spectra import singular_values, top_singular
 from ..targets import Target, make_target
 from ..theory import one_step_prediction, one_step_theta, spiked_rectangular, u1_alignment
@@ -107,19 +107,15 @@ def draw_one_step(N: int = 1000, d: int | None = None, n: int | None = None, tar
     """Draw (target, W0, a, X, y) from ``seed`` and compute G(W0; X, y) (book: dv-model,
     dv-two-steps).
 
-    ``d`` and ``n`` default to N. Streams are split as in :func:`companion.run_two_steps`
-    (target, network, first batch), so the draws agree with the two-step chapters.
+    ``d`` and ``n`` default to N. The draws are those of :func:`companion.run_two_steps`
+    (both call :func:`companion.network.draw_run`), so they agree with the two-step chapters.
     """
     N, d, n = _sizes(N, d, n)
     seed = seed_list([seed])[0]
     act = get_activation(activation)
-    s_target, s_net, s_b1, _s_b2, _s_null = np.random.default_rng(seed).spawn(5)
-    tgt = target if isinstance(target, Target) else make_target(target, d, s_target, noise)
-    if tgt.d != d:
-        raise ValueError(f"target has dimension {tgt.d} but d = {d}")
-    W0, a = init_network(N, d, s_net, dtype)
-    X, y = tgt.sample(n, s_b1, dtype)
-    return OneStepDraw(W0, a, X, y, gradient(W0, a, X, y, act), tgt, act, seed)
+    r = draw_run(N, d, n, target, seed, noise, dtype)
+    return OneStepDraw(r.W0, r.a, r.X1, r.y1, gradient(r.W0, r.a, r.X1, r.y1, act), r.target,
+                       act, seed)
 
 
 def threshold_eta(target, activation="tanh", N: int = 1000, d: int | None = None,
@@ -326,10 +322,8 @@ def u1_unit(N: int, target: str, seed: int) -> dict:
     :func:`draw_one_step`, so seed s gives the same u1 there. Returns ``cos2`` (array over
     the directions) and ``d``; the prediction is :func:`u1_theory`."""
     N = positive_int(N, "N")
-    s_target, _s_net, s_b1, _s_b2, _s_null = np.random.default_rng(seed).spawn(5)
-    tgt = make_target(target, N, s_target)
-    X, y = tgt.sample(N, s_b1)
-    return {"cos2": cos2_with_directions(X.T @ y / N, tgt.directions)[0], "d": N}
+    r = draw_run(N, N, N, target, seed, network=False)
+    return {"cos2": cos2_with_directions(r.X1.T @ r.y1 / N, r.target.directions)[0], "d": N}
 
 
 def u1_theory(target: str, N: int) -> np.ndarray:

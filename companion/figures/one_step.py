@@ -94,13 +94,6 @@ def _square(runs: Runs) -> Runs:
     return runs.where(lambda r: r.params.get("d", r.params["N"]) == r.params["N"])
 
 
-def _n_label(runs: Runs, stored: bool = False) -> str:
-    Ns = sorted({int(n) for n in runs.unique("N")})
-    seeds = len(runs.unique("seed"))
-    size = f"$N = {Ns[0]}$" if len(Ns) == 1 else f"$N = {Ns[0]}$ to ${Ns[-1]}$"
-    return f"{size}, {seeds} seeds" + (", stored" if stored else "")
-
-
 # -- the gradient is rank one -----------------------------------------------------------------
 
 def rank_one(runs: Runs):

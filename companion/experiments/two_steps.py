@@ -10,10 +10,9 @@ with term k of operator norm ~ N^{alpha2 - k (1/2 - alpha1)} (k >= 1) and the fi
 projecting it on the k-th Gram-Schmidt power of a (:func:`companion.term_sizes`), which does
 not need to count outliers against the Marchenko-Pastur edge at one N (book: dv-pit-edge).
 
-Every function takes the sizes, seeds and step-size exponents as arguments, so that a
-paper-scale run can call it with larger N; the ``*_run`` functions compute one unit of work
-(one parameter point, one seed) and return plain numpy arrays, the sweep functions loop over
-units and stack the results in a dict. Nothing here draws a figure. All randomness comes from
+Every function takes the sizes, seeds and step-size exponents as arguments; the ``*_run``
+functions compute one unit (one parameter point, one seed) as plain arrays, the sweep
+functions stack units in a dict. Nothing here draws a figure; all randomness comes from
 :func:`companion.run_two_steps` with explicit seeds.
 """
 

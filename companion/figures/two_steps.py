@@ -11,25 +11,7 @@ import numpy as np
 from ..experiments.two_steps import (E3_POINTS, E4_PAIRS, E5_PAIRS, fresh_relative_difference,
                                      local_slopes, sizes_by_N)
 from ..runs import Runs
-from ._common import _new_figure
-
-
-def _log_axis(ax, Ns) -> None:
-    """Log x axis with a tick per size; of two sizes closer than 15% (the chapter's 500 and
-    the stored 512) only the larger is labelled."""
-    ax.set_xscale("log")
-    Ns = sorted(Ns)
-    keep = [n for i, n in enumerate(Ns) if i + 1 == len(Ns) or Ns[i + 1] / n > 1.15]
-    ax.set_xticks(keep, [f"{n // 1024}k" if n >= 1024 and n % 1024 == 0 else str(n)
-                         for n in keep])
-    ax.minorticks_off()
-
-
-def _geo(values):
-    """Geometric mean over the seeds (axis 1) and the range as error-bar offsets."""
-    logs = np.log(values)
-    mean = np.exp(logs.mean(axis=1))
-    return mean, np.stack([mean - values.min(axis=1), values.max(axis=1) - mean])
+from ._common import _new_figure, log_axis, range_bars
 
 
 def _all_Ns(*runs_list) -> list[int]:
@@ -129,7 +111,7 @@ def exponents(runs: Runs, stored: Runs | None = None, orders=(0, 1, 2, 3)):
                 if data is None or not len(data.where(alpha1=pair[0], alpha2=pair[1])):
                     continue
                 Ns, vals = sizes_by_N(data, *pair, f"terms_{k}")
-                mean, err = _geo(vals)
+                mean, err = range_bars(vals, center="geometric")
                 shift = 1.04 if hollow else 0.96
                 cplt.sim_points(ax, Ns * shift, mean, err, color=color, marker=style["marker"],
                                 markerfacecolor="white" if hollow else color,
@@ -147,7 +129,7 @@ def exponents(runs: Runs, stored: Runs | None = None, orders=(0, 1, 2, 3)):
         ax.set_yscale("log")
         ax.set_ylabel(r"term size $T_k$")
         ax.set_title(rf"$(\alpha_1, \alpha_2) = ({pair[0]:.2f}, {pair[1]:.2f})$", fontsize=10)
-    _log_axis(axes[-1, 0], Ns_all)
+    log_axis(axes[-1, 0], Ns_all, close="drop", kilo=True)
     axes[-1, 0].set_xlabel(r"width $N = d = n$")
     handles, labels = axes[0, 0].get_legend_handles_labels()
     if stored is not None:
@@ -175,16 +157,14 @@ def leading_order(reused: Runs, fresh: Runs, pairs=((0.40, 0.25), (0.35, 0.45)))
         for k in (0, 2):
             Ns_, meas = sizes_by_N(data, *pair, f"terms_{k}", batch)
             lead = sizes_by_N(data, *pair, f"leading_{k}", batch)[1]
-            ratio = meas / lead
-            mean = ratio.mean(axis=1)
-            err = np.stack([mean - ratio.min(axis=1), ratio.max(axis=1) - mean])
+            mean, err = range_bars(meas / lead)
             color = P[batch]
             cplt.sim_points(ax, Ns_, mean, err, color=color, marker=marker,
                             markerfacecolor=color if k == 0 else "white", markeredgecolor=color,
                             label=f"{batch}, $({pair[0]:.2f}, {pair[1]:.2f})$, $k = {k}$")
     cplt.theory_line(ax, Ns, np.ones(len(Ns)), linestyle=":", label="expansion exact")
     ax.set_yscale("log")
-    _log_axis(ax, Ns)
+    log_axis(ax, Ns, close="drop", kilo=True)
     ax.set_xlabel(r"width $N = d = n$")
     ax.set_ylabel("measured / leading-order size")
     ax.set_title(r"how far the expansion is from the simulation ($\tanh$, $\mathrm{He}_1$)")
@@ -215,8 +195,7 @@ def one_step_collapse(runs: Runs, stored: Runs | None = None):
                 if not len(data.where(alpha1=pair[0], alpha2=pair[1], batch=batch)):
                     continue
                 Ns, rel = sizes_by_N(data, *pair, "rel_diff", batch)
-                mean = rel.mean(axis=1)
-                err = np.stack([mean - rel.min(axis=1), rel.max(axis=1) - mean])
+                mean, err = range_bars(rel)
                 cplt.sim_points(ax1, Ns * (1.04 if hollow else 0.96), mean, err,
                                 color=P[batch], marker=marker,
                                 markerfacecolor="white" if hollow else P[batch],
@@ -225,8 +204,7 @@ def one_step_collapse(runs: Runs, stored: Runs | None = None):
                                 f"{batch}, $({pair[0]:.2f}, {pair[1]:.2f})$")
                 if batch == "reused":
                     Ns, d = sizes_by_N(data, *pair, "diff", batch)
-                    mean = d.mean(axis=1)
-                    err = np.stack([mean - d.min(axis=1), d.max(axis=1) - mean])
+                    mean, err = range_bars(d)
                     cplt.sim_points(ax2, Ns * (1.04 if hollow else 0.96), mean, err,
                                     color=P["reused"], marker=marker,
                                     markerfacecolor="white" if hollow else P["reused"],
@@ -248,7 +226,7 @@ def one_step_collapse(runs: Runs, stored: Runs | None = None):
     ax2.set_ylabel("absolute distance")
     ax2.set_title(r"$\|W_2 - W_{\mathrm{ref}}\|$, reused batch; lines: slope of the "
                   r"$k = 2$ term", fontsize=10)
-    _log_axis(ax2, Ns_all)
+    log_axis(ax2, Ns_all, close="drop", kilo=True)
     ax2.set_xlabel(r"width $N = d = n$")
     handles, labels = ax1.get_legend_handles_labels()
     if stored is not None:
@@ -357,12 +335,6 @@ def _stored_runs_absent():
     return fig
 
 
-def _log_ticks(ax, Ns) -> None:
-    ax.set_xscale("log")
-    ax.set_xticks(Ns, [str(n) for n in Ns])
-    ax.minorticks_off()
-
-
 def spike_emergence_strengths(runs: Runs | None, activations=("shifted_tanh", "gelu")):
     """Separate strength of each term k against N (log-log), one row per point and one
     column per activation: markers the mean over seeds with a 95% bootstrap interval, dotted
@@ -417,12 +389,10 @@ def spike_emergence_strengths(runs: Runs | None, activations=("shifted_tanh", "g
                 ax.text(0.97, 0.04, "\n".join(notes), transform=ax.transAxes, ha="right",
                         va="bottom", fontsize=8.5, color="#333333",
                         bbox=dict(boxstyle="round,pad=0.25", fc="white", ec="#cccccc"))
-            ax.set_xscale("log")
             ax.set_yscale("log")
+            log_axis(ax, [n for n in (256, 1024, 4096, 16384, 65536) if Ns[0] <= n <= top],
+                     kilo=True)
             ax.set_xlim(Ns[0] / 1.3, top * 1.2)
-            ticks = [n for n in (256, 1024, 4096, 16384, 65536) if Ns[0] <= n <= top]
-            ax.set_xticks(ticks, [f"{n // 1024}k" if n >= 1024 else str(n) for n in ticks])
-            ax.minorticks_off()
             ax.set_yticks([0.3, 0.5, 1, 2, 5], ["0.3", "0.5", "1", "2", "5"])
             ax.set_title(f"{cplt.ACTIVATION_STYLE[act]['label']}, "
                          rf"$({a1:.2f}, {a2:.2f})$, $\Lambda = {lam}$", fontsize=10)
@@ -476,7 +446,7 @@ def spike_emergence_counts(runs: Runs | None, activations=("tanh", "shifted_tanh
             cplt.sim_points(ax, row["N"] * offsets[act], mean, err,
                             color=style["color"], marker=style["marker"], label=style["label"],
                             markersize=7)
-        _log_ticks(ax, Ns)
+        log_axis(ax, Ns)
         ax.set_xlim(Ns[0] / 1.35, Ns[-1] * 1.35)
         ax.set_title(rf"$(\alpha_1, \alpha_2) = ({a1:.2f}, {a2:.2f})$, $\Lambda = {lam}$",
                      fontsize=10)

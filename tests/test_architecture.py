@@ -245,3 +245,13 @@ def test_planted_import_in_a_subpackage_fails(package_copy):
     module.write_text(module.read_text() + "\nfrom .. import cli\n")
     assert upward_imports(package_copy, paths=[module]) == [
         "companion.experiments.two_steps (experiments) imports companion.cli (entry points)"]
+
+
+#: the largest module the package allows (book/CONVENTIONS.md, "Files and layers")
+MAX_LINES = 450
+
+
+def test_no_module_over_450_lines():
+    """A module that outgrows one screenful of structure is split (one piece of code per job)."""
+    long = {_name(p): n for p in MODULES if (n := len(p.read_text().splitlines())) > MAX_LINES}
+    assert not long, f"modules over {MAX_LINES} lines: {long}"

@@ -1,7 +1,8 @@
 """Gaussian expectations: probabilists' Hermite polynomials and Gauss-Hermite quadrature.
 
 Every Gaussian moment of the companion (m_j, kappa_{k,r}, mu*, E[y^2], E[z g^j];
-book: dv-moments, dv-hermite) is an expectation E f(zeta), zeta ~ N(0, 1), computed here by quadrature.
+book: dv-moments, dv-hermite) is an expectation E f(zeta), zeta ~ N(0, 1), computed here by
+quadrature.
 """
 
 from __future__ import annotations

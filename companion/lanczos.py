@@ -25,7 +25,6 @@ import numpy as np
 from .blas import blas_threads, limited, map_single_threaded
 from .validation import available_memory_bytes, check_fits_in_memory, finite_array, positive_int
 
-
 # The start block (and ARPACK's/PROPACK's start vector in the fallback) is drawn from this fixed
 # seed, so top-k results are reproducible.
 _LANCZOS_SEED = 20260518
@@ -188,7 +187,7 @@ def _top_singular(W: np.ndarray, k: int):
 def _propack(W: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The fallback: Lanczos bidiagonalization (PROPACK) from a seeded start vector, then
     ARPACK if PROPACK fails; s decreasing."""
-    from scipy.sparse.linalg import svds   # only here: scipy's import costs 0.3 s at start-up
+    from scipy.sparse.linalg import svds  # only here: scipy's import costs 0.3 s at start-up
 
     m = min(W.shape)
     rng = np.random.default_rng(_LANCZOS_SEED)

@@ -20,8 +20,15 @@ from .activations import Activation, get_activation
 from .blas import blas_threads, map_single_threaded
 from .lanczos import top_singular_bytes
 from .targets import Target, make_target
-from .validation import (alpha_exponent, check_fits_in_memory, choice, dtype as check_dtype,
-                         finite_array, positive_int, positive_real)
+from .validation import (
+    alpha_exponent,
+    check_fits_in_memory,
+    choice,
+    finite_array,
+    positive_int,
+    positive_real,
+)
+from .validation import dtype as check_dtype
 
 BATCHES = ("reused", "fresh")
 

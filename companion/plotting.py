@@ -220,7 +220,8 @@ def spectrum_histogram(ax, singular_values: Sequence[float], phi: float,
     histogram bins cover only the values up to the edge (an outlier far away does not
     widen the bins of the bulk), and the values beyond it are drawn as diamonds on the x
     axis with their count in the legend. When outliers sit far beyond the bulk
-    (eta ~ N^alpha), a log x axis (``ax.set_xscale("log")``) keeps both readable. Returns the number of values beyond ``outliers_edge`` (0 if None).
+    (eta ~ N^alpha), a log x axis (``ax.set_xscale("log")``) keeps both readable. Returns the
+    number of values beyond ``outliers_edge`` (0 if None).
     """
     s = np.sort(np.asarray(singular_values, dtype=float))
     color = PALETTE["null"] if color is None else color

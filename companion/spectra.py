@@ -44,7 +44,7 @@ def singular_values(W, k: int | None = None, method: str = "gram") -> np.ndarray
     W = finite_array(W, "W", 2)
     if k is not None:
         return top_singular(W, k)[1]
-    import scipy.linalg     # here, not at the top: its import costs 0.3 s of every start-up
+    import scipy.linalg  # here, not at the top: its import costs 0.3 s of every start-up
 
     choice(method, "method", SINGULAR_VALUE_METHODS)
     if method == "lapack" or min(W.shape) == 0:

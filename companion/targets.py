@@ -119,7 +119,7 @@ class Target:
 
     @property
     def name(self) -> str:
-        return "+".join(l.name for l in self.links)
+        return "+".join(link.name for link in self.links)
 
     @property
     def d(self) -> int:
@@ -128,7 +128,7 @@ class Target:
     @property
     def mu_star(self) -> np.ndarray:
         """mu*_k = E[z_k y] = E[z g_k(z)] for each direction."""
-        return np.array([l.mu_star for l in self.links])
+        return np.array([link.mu_star for link in self.links])
 
     @property
     def second_moment(self) -> float:
@@ -137,7 +137,8 @@ class Target:
 
     def y_moments(self, p_max: int) -> np.ndarray:
         """Raw moments E y^p, p = 0..p_max."""
-        lists = [[l.moment(q) if q else 1.0 for q in range(p_max + 1)] for l in self.links]
+        lists = [[link.moment(q) if q else 1.0 for q in range(p_max + 1)]
+                 for link in self.links]
         if self.noise > 0:
             gauss = [0.0 if q % 2 else float(np.prod(np.arange(q - 1, 0, -2))) * self.noise ** q
                      for q in range(p_max + 1)]

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 import companion as cp
-from companion.experiments import reuse_vs_fresh as rv
 from companion.experiments import Experiment, run_units
+from companion.experiments import reuse_vs_fresh as rv
 from companion.runs import Run, Runs
 
 

@@ -131,3 +131,13 @@ def test_no_file_mentions_a_document_outside_the_repository(pattern):
         hits += [f"{path.relative_to(ROOT)}:{i}" for i, line in enumerate(text.splitlines(), 1)
                  if pattern.search(line)]
     assert not hits, f"{pattern.pattern} in: {hits[:20]}"
+
+
+def test_derivations_page_refers_to_existing_labels():
+    """book/derivations.md points to the chapters' boxes; a renamed box fails here before the
+    strict build does."""
+    text = (ROOT / "book" / "derivations.md").read_text()
+    refs = set(re.findall(r"\{(?:prf:ref|ref|numref)\}`(?:[^`<]*<)?([^`>]+)>?`", text))
+    assert refs and refs <= LABELS, sorted(refs - LABELS)
+    own = {a or b for a, b in DEFINED.findall(text)}
+    assert len(own) >= 25 and all(label.startswith("dv-") for label in own)

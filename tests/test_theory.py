@@ -98,8 +98,10 @@ def test_spiked_rectangular_against_simulation(N, d):
     rng = np.random.default_rng(5)
     theta = 2.5
     W0, _ = cp.init_network(N, d, rng)
-    u = rng.standard_normal(N); u /= np.linalg.norm(u)
-    v = rng.standard_normal(d); v /= np.linalg.norm(v)
+    u = rng.standard_normal(N)
+    u /= np.linalg.norm(u)
+    v = rng.standard_normal(d)
+    v /= np.linalg.norm(v)
     U, s, Vt = cp.top_singular(W0 + theta * np.outer(u, v), 1)
     pred = cp.spiked_rectangular(theta, N, d)
     assert s[0] == pytest.approx(pred["s1"], rel=0.02)
@@ -127,8 +129,8 @@ def test_first_direction_alignment_formulas():
 def test_learnability_predicate():
     rng = np.random.default_rng(0)
     tgt = cp.make_target("he1+he2+he3", 50, rng)
-    learn = lambda batch, a1, a2, act="tanh": [cp.is_learnable(tgt, k, batch, a1, a2, act)
-                                              for k in range(3)]
+    def learn(batch, a1, a2, act="tanh"):
+        return [cp.is_learnable(tgt, k, batch, a1, a2, act) for k in range(3)]
     assert learn("fresh", 0.35, 0.45) == [True, False, False]
     assert learn("reused", 0.35, 0.45) == [True, False, True]    # Lambda = 3 >= 2
     assert learn("reused", 0.20, 0.45) == [True, False, False]   # Lambda = 1

@@ -32,6 +32,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
 
 import plain_edition  # noqa: E402
+
 SOLUTION_TAG = "solution"
 #: copied into the student edition's sources as they are (beside the stripped notebooks)
 COPIED = ["_toc.yml", "_mathjax", "book"]

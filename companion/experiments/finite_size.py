@@ -41,8 +41,13 @@ from ..runs import Runs, bootstrap_interval
 from ..spectra import count_outliers, mp_edges, top_singular
 from ..spikes import spike_census
 from ..targets import make_link, make_target
-from ..theory import (first_direction_alignment, lambda_count, n_spikes, spike_exponent,
-                      spiked_rectangular)
+from ..theory import (
+    first_direction_alignment,
+    lambda_count,
+    n_spikes,
+    spike_exponent,
+    spiked_rectangular,
+)
 from ..validation import positive_int, seed_list
 from . import Experiment
 

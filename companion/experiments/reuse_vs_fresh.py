@@ -42,8 +42,7 @@ from ..runs import Runs
 from ..spectra import top_singular
 from ..spikes import power_weights
 from ..targets import Link, Target, make_link, make_target
-from ..theory import (first_direction_alignment, is_learnable, lambda_count,
-                      spiked_rectangular)
+from ..theory import first_direction_alignment, is_learnable, lambda_count, spiked_rectangular
 from ..validation import seed_list
 from . import Experiment, run_units
 

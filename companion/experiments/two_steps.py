@@ -18,7 +18,7 @@ functions stack units in a dict. Nothing here draws a figure; all randomness com
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from typing import Sequence
 
 import numpy as np
 
@@ -28,8 +28,8 @@ from ..expansion import leading_order_sizes
 from ..network import run_two_steps
 from ..spectra import mp_edges, singular_values, top_singular
 from ..spikes import separate_strengths
-from ..theory import lambda_count, present_terms, spike_exponent, term_exists
-from ..validation import choice, positive_int, seed_list
+from ..theory import lambda_count, present_terms
+from ..validation import positive_int, seed_list
 from . import Experiment
 
 BATCHES = ("reused", "fresh")

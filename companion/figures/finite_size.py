@@ -303,7 +303,8 @@ def blowup(runs: Runs):
         for batch, off in (("reused", 0.96), ("fresh", 1.04)):
             v = np.array([g.where(batch=batch, N=N).values("s1") for N in Ns])
             cplt.sim_points(ax, np.array(Ns) * off, *range_bars(v), color=P[batch],
-                            marker=marker, markersize=8, label=f"{cplt.activation_name(act)}, {batch}")
+                            marker=marker, markersize=8,
+                            label=f"{cplt.activation_name(act)}, {batch}")
     ax.set_yscale("log")
     log_axis(ax, Ns)
     ax.set_xlabel(r"width $N = d = n$")

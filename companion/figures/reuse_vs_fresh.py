@@ -14,10 +14,17 @@ from __future__ import annotations
 import numpy as np
 
 from ..book import fmt, fmt_fixed
-from ..experiments.reuse_vs_fresh import (ABLATION_ACTIVATIONS, FIRST_DIRECTION_PAIRS,
-                                          HEADLINE_POINT, TARGET_LABELS, activation_moments,
-                                          beta_carrier, learnability_table, link_moments,
-                                          target_spec)
+from ..experiments.reuse_vs_fresh import (
+    ABLATION_ACTIVATIONS,
+    FIRST_DIRECTION_PAIRS,
+    HEADLINE_POINT,
+    TARGET_LABELS,
+    activation_moments,
+    beta_carrier,
+    learnability_table,
+    link_moments,
+    target_spec,
+)
 from ..runs import Runs
 from ._common import _new_figure, log_axis, range_bars
 

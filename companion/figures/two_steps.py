@@ -8,8 +8,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..experiments.two_steps import (E3_POINTS, E4_PAIRS, E5_PAIRS, fresh_relative_difference,
-                                     local_slopes, sizes_by_N)
+from ..experiments.two_steps import (
+    E3_POINTS,
+    E4_PAIRS,
+    E5_PAIRS,
+    fresh_relative_difference,
+    local_slopes,
+    sizes_by_N,
+)
 from ..runs import Runs
 from ._common import _new_figure, log_axis, range_bars
 

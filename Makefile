@@ -49,9 +49,11 @@ student: venv
 
 # The repository's address lives in _config.yml (repository.url, repository.branch); this
 # writes it into every place that must hold it literally (the Colab cell of each chapter,
-# README, the intro, pyproject). tests/test_repository_url.py checks that they agree.
-repository-url:
+# README, the intro, pyproject), then regenerates the plain edition from the chapters.
+# tests/test_repository_url.py checks that they agree.
+repository-url: venv
 	$(PYTHON) tools/repository_url.py --write
+	$(BIN)/python tools/plain_edition.py
 
 clean:
 	rm -rf _build

@@ -35,7 +35,7 @@ import plain_edition  # noqa: E402
 
 SOLUTION_TAG = "solution"
 #: copied into the student edition's sources as they are (beside the stripped notebooks)
-COPIED = ["_toc.yml", "_mathjax", "book"]
+COPIED = ["_toc.yml", "_mathjax", "_css", "book"]
 
 
 def is_solution(cell: dict) -> bool:

@@ -11,7 +11,7 @@ import numpy as np
 from .alignment import cos2_with_directions, subspace_projection
 from .network import run_two_steps
 from .spectra import count_outliers, mp_edges, top_singular, top_singular_each
-from .spikes import spike_census
+from .spikes import off_powers_edge, spike_census, spike_records
 from .theory import first_direction_alignment, is_learnable, lambda_count, n_spikes
 
 TOP_K = 8
@@ -39,6 +39,11 @@ def simulate(N: int = _D["N"], d: int | None = None, n: int | None = None,
     ``alignment`` (``top_vector_cos2`` and ``top4_projection``, one number per target
     direction in the order of the target string, and ``chance`` = 4/d);
     ``theory`` (first-direction alignment predictions and learnability per direction);
+    ``spikes``: one record per spike of W2 (:func:`companion.spikes.spike_records`: its
+    order ``k``, singular ``value``, separate ``strength``, its ``weight`` on the powers of a
+    and ``cos2``, one number per target direction), counted against the null run's edge with
+    ``null=True`` (then also ``null_spikes``, the null run's own spikes against the same
+    edge) and against W2's own edge off the powers of a (``spike_edge``) without it;
     ``seconds``.
     """
     t0 = time.perf_counter()
@@ -78,12 +83,26 @@ def simulate(N: int = _D["N"], d: int | None = None, n: int | None = None,
         null_run = run_two_steps(N=N, d=d, n=n, alpha1=alpha1, alpha2=alpha2, batch=batch,
                                  activation=activation, target=tgt, noise=noise, seed=seed,
                                  dtype=dtype, c1=c1, c2=c2, null_labels=True)
-        census = spike_census(run.W2, run.a, null_run.W2)
-        out["singular_values"]["W2_null"] = _r(top_singular(null_run.W2, top_k)[1])
+        census = spike_census(run.W2, run.a, null_run.W2, W0=run.W0,
+                              directions=tgt.directions)
+        del null_run
+        out["singular_values"]["W2_null"] = _r(census["s_null"][:top_k])
         out["null_bulk_edge"] = _r(census["edge"])
         out["n_outliers"]["W2_vs_null"] = census["count"]
+        out["spikes"] = _records(census["spikes"])
+        out["null_spikes"] = _records(census["null_spikes"])
+    else:
+        edge_self = off_powers_edge(run.W2, run.a)
+        out["spike_edge"] = _r(edge_self)
+        out["spikes"] = _records(spike_records(run.W2 - run.W0, run.a, tgt.directions,
+                                               edge_self, top_singular(run.W2, 12)))
     out["seconds"] = round(time.perf_counter() - t0, 2)
     return out
+
+
+def _records(records: list[dict]) -> list[dict]:
+    """Spike records with every number rounded (:func:`_r`)."""
+    return [{key: (v if key == "k" else _r(v)) for key, v in rec.items()} for rec in records]
 
 
 def _r(x, digits: int = 6):

@@ -33,6 +33,13 @@ def test_cli_json_has_the_documented_keys():
     assert out["bulk_edge"] == pytest.approx(2.0)
     # the He_1 direction dominates the top singular vector
     assert out["alignment"]["top_vector_cos2"][0] > 0.2
+    # every counted spike with its order, value, strength and content; the first is k = 0
+    assert len(out["spikes"]) == out["n_outliers"]["W2_vs_null"] >= 1
+    for rec in out["spikes"] + out["null_spikes"]:
+        assert set(rec) >= {"k", "value", "strength", "cos2"}
+        assert len(rec["cos2"]) == 2 and 0 <= rec["k"] < 5
+    assert out["spikes"][0]["k"] == 0 and out["spikes"][0]["cos2"][0] > 0.2
+    assert out["spikes"][0]["value"] == out["singular_values"]["W2"][0]
 
 
 def test_cli_table_and_help():

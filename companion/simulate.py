@@ -9,9 +9,10 @@ import time
 import numpy as np
 
 from .alignment import cos2_with_directions, subspace_projection
+from .finite_n import predicted_terms
 from .network import run_two_steps
 from .spectra import count_outliers, mp_edges, top_singular, top_singular_each
-from .spikes import off_powers_edge, spike_census, spike_records
+from .spikes import K_POWERS, TOP, off_powers_edge, spike_census, spike_records
 from .theory import first_direction_alignment, is_learnable, lambda_count, n_spikes
 
 TOP_K = 8
@@ -44,6 +45,9 @@ def simulate(N: int = _D["N"], d: int | None = None, n: int | None = None,
     and ``cos2``, one number per target direction), counted against the null run's edge with
     ``null=True`` (then also ``null_spikes``, the null run's own spikes against the same
     edge) and against W2's own edge off the powers of a (``spike_edge``) without it;
+    each record also has ``strength_predicted``, the finite-N prediction of that term's
+    separate strength (:func:`companion.finite_n.predicted_terms`, ``ts-conj-finite-n``;
+    ``None`` for a fresh batch or an activation with a kink, where it is not derived);
     ``seconds``.
     """
     t0 = time.perf_counter()
@@ -95,9 +99,22 @@ def simulate(N: int = _D["N"], d: int | None = None, n: int | None = None,
         edge_self = off_powers_edge(run.W2, run.a)
         out["spike_edge"] = _r(edge_self)
         out["spikes"] = _records(spike_records(run.W2 - run.W0, run.a, tgt.directions,
-                                               edge_self, top_singular(run.W2, 12)))
+                                               edge_self, top_singular(run.W2, TOP)))
+    for key, is_null in (("spikes", False), ("null_spikes", True)):
+        predicted = _predicted(run, batch, c1, c2, is_null) if key in out else None
+        for rec in out.get(key, []):
+            rec["strength_predicted"] = None if predicted is None else _r(predicted[rec["k"]])
     out["seconds"] = round(time.perf_counter() - t0, 2)
     return out
+
+
+def _predicted(run, batch: str, c1: float, c2: float, null: bool):
+    """Predicted separate strengths of the terms k = 0..K_POWERS-1 of the run or of its
+    null run (None where not derived: fresh batch, activation with a kink)."""
+    if batch != "reused" or not run.activation.smooth:
+        return None
+    return predicted_terms(run.N, run.alpha1, run.alpha2, run.activation, run.target,
+                           K=K_POWERS, psi=run.n / run.d, c1=c1, c2=c2, null=null)["strength"]
 
 
 def _records(records: list[dict]) -> list[dict]:

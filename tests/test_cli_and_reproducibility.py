@@ -36,7 +36,7 @@ def test_cli_json_has_the_documented_keys():
     # every counted spike with its order, value, strength and content; the first is k = 0
     assert len(out["spikes"]) == out["n_outliers"]["W2_vs_null"] >= 1
     for rec in out["spikes"] + out["null_spikes"]:
-        assert set(rec) >= {"k", "value", "strength", "cos2"}
+        assert set(rec) >= {"k", "value", "strength", "cos2", "strength_predicted"}
         assert len(rec["cos2"]) == 2 and 0 <= rec["k"] < 5
     assert out["spikes"][0]["k"] == 0 and out["spikes"][0]["cos2"][0] > 0.2
     assert out["spikes"][0]["value"] == out["singular_values"]["W2"][0]

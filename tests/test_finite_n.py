@@ -43,7 +43,7 @@ def test_null_prediction_matches_a_null_simulation():
 
 
 def test_power_functions_are_orthonormal_and_the_first_is_g():
-    g, w = finite_n._gauss(48)
+    g, w = finite_n._gauss(finite_n.G_NODES)
     P = finite_n.power_functions(g, 4, w)
     np.testing.assert_allclose((P * w) @ P.T, np.eye(4), atol=1e-10)
     np.testing.assert_allclose(P[0], g, atol=1e-12)

@@ -14,9 +14,11 @@ from pathlib import Path
 from typing import Callable
 
 from ..experiments import Experiment
+from ..experiments import learned_directions as x4
 from ..experiments import one_step as x1
 from ..experiments import reuse_vs_fresh as x3
 from ..experiments import two_steps as x2
+from ..figures import learned_directions as f4
 from ..figures import one_step as f1
 from ..figures import reuse_vs_fresh as f3
 from ..figures import two_steps as f2
@@ -44,6 +46,7 @@ CATALOG: dict[str, Entry] = {
     "E9": Entry(x3.ACTIVATION_ABLATION, f3.activation_ablation),
     "E10": Entry(x2.SPECTRUM, f2.spectrum_beside_null, tidy.spectrum_rows),
     "E11": Entry(x2.SPIKES_ONE_BY_ONE, f2.spike_emergence_counts),
+    "E12": Entry(x4.LEARNED_DIRECTIONS, f4.spike_content, x4.spike_rows),
 }
 EXPERIMENT_IDS = list(CATALOG)
 
@@ -63,7 +66,8 @@ SIDECAR: dict[str, dict] = {"E11": {"headline": {
 NUMERICS_MODULES = ("activations", "alignment", "expansion", "gaussian", "lanczos", "network",
                     "spectra", "spikes", "targets", "theory", "validation",
                     "experiments/one_step", "experiments/two_steps",
-                    "experiments/reuse_vs_fresh")
+                    "experiments/reuse_vs_fresh", "experiments/learned_directions",
+                    "finite_n")
 
 
 def code_behaviour(source: str) -> str:

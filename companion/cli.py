@@ -80,9 +80,9 @@ def build_parser() -> argparse.ArgumentParser:
                           "of W2 above its bulk edge whose left vectors lie on the powers of a")
     sim.add_argument("--json", action="store_true", help="print one JSON object")
     rep = sub.add_parser(
-        "reproduce", help="run the book's experiments E1-E10 (cached, resumable, parallel) "
+        "reproduce", help="run the book's experiments E1-E12 (cached, resumable, parallel) "
                           "and write their figures and tidy data",
-        description="Run the experiments of the book (E1 to E10) at the book's size (small) "
+        description="Run the experiments of the book (E1 to E12) at the book's size (small) "
                     "or at paper scale (N up to 4096, 4 seeds per point); write one figure "
                     "(PNG and PDF) and one tidy data file (CSV plus a JSON sidecar) per "
                     "experiment to DIR. Every run is cached under DIR/cache: a rerun reuses "
@@ -90,7 +90,7 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--scale", default="small", choices=("small", "paper"),
                      help="small (the chapters' default sizes, default) or paper")
     rep.add_argument("--only", default=None, metavar="IDS",
-                     help="comma-separated experiment ids, e.g. E4,E7 (default: all, E1-E10)")
+                     help="comma-separated experiment ids, e.g. E4,E7 (default: all, E1-E12)")
     rep.add_argument("--jobs", type=int, default=1, metavar="K",
                      help="parallel worker processes (default 1)")
     rep.add_argument("--out", default="results", metavar="DIR",
@@ -125,6 +125,15 @@ def _table(res: dict) -> str:
         lines.append(f"{name:10s} {al['top_vector_cos2'][k]:10.4f} {th['top_vector_cos2'][k]:8.4f} "
                      f"{al['top4_projection'][k]:11.4f} {_learnable(th['learnable'][k]):>10s}")
     lines.append(f"chance level of the top-4 projection: {al['chance']:.4f}")
+    for key, what in (("spikes", "spikes of W2"), ("null_spikes", "spikes of the null run")):
+        if key in res:
+            lines.append(f"{what} (order k, value, separate strength, predicted, cos^2 per "
+                         "direction):")
+            for rec in res[key]:
+                pred = rec.get("strength_predicted")
+                lines.append(f"  k={rec['k']} {rec['value']:8.4f} {rec['strength']:8.4f} "
+                             + (f"{pred:8.4f}" if pred is not None else "     n/a")
+                             + " " + " ".join(f"{c:.4f}" for c in rec["cos2"]))
     lines.append(f"time: {res['seconds']:.1f} s")
     return "\n".join(lines)
 

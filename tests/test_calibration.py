@@ -32,6 +32,12 @@ def test_planted_terms_are_counted_above_the_threshold_and_not_far_below(runs):
         assert 1.8 < r["edge"] < 3.5 and np.isnan(r["value"][0])
 
 
+def test_bbp_detection_strength():
+    assert cal.bbp_detection_strength(2.0, 0.0) == pytest.approx(1.0)
+    theta = cal.bbp_detection_strength(2.0)
+    assert theta + 1 / theta == pytest.approx(2 * 1.02) and theta == pytest.approx(1.221, abs=1e-3)
+
+
 def test_detection_threshold_interpolates():
     assert cal.detection_threshold([1, 2, 3], [0, 0.25, 0.75]) == pytest.approx(2.5)
     assert cal.detection_threshold([1, 2], [0.6, 1]) == 1.0

@@ -14,7 +14,8 @@ only the planted term sits on them; ``project_out=False`` plants into the null r
 is) and counts against the edge of a second null run with another seed;
 :func:`detection_rates` tabulates the fraction of seeds where the planted term is counted,
 and :func:`detection_threshold` the strength where that fraction crosses one half, beside
-the BBP value 1 and its scaling edge / 2.
+the BBP value (:func:`bbp_detection_strength`: edge / 2 without the margin, 1.22 edge / 2
+with the census's 2% margin, since theta + 1/theta is flat at theta = 1).
 """
 
 from __future__ import annotations
@@ -25,8 +26,8 @@ from ..alignment import a_power_basis
 from ..network import run_two_steps
 from ..runs import Runs
 from ..spectra import top_singular
-from ..spikes import K_POWERS, count_spikes, off_powers_edge, power_weights
-from ..validation import positive_int
+from ..spikes import K_POWERS, MARGIN, count_spikes, off_powers_edge, power_weights
+from ..validation import positive_int, positive_real
 
 #: the edge's null run has seed + EDGE_SEED (an independent draw of everything)
 EDGE_SEED = 100_000
@@ -84,6 +85,15 @@ def detection_rates(runs: Runs) -> dict:
         out[int(N)] = (np.asarray(group[0]["strengths"], float),
                        group.values("detected").astype(float).mean(axis=0))
     return out
+
+
+def bbp_detection_strength(edge: float = 2.0, margin: float = MARGIN) -> float:
+    """The strength the census needs in the BBP limit: against a Marchenko-Pastur bulk of
+    edge 2c (N = d; c = edge / 2) a rank-one term theta sits at theta + c^2 / theta, and the
+    census counts it above (1 + margin) edge, so theta / c = x + sqrt(x^2 - 1), x = 1 +
+    margin: 1.22 c for the 2% margin (the BBP threshold itself is c)."""
+    x = 1.0 + positive_real(margin, "margin", allow_zero=True)
+    return float(positive_real(edge, "edge") / 2 * (x + np.sqrt(x * x - 1)))
 
 
 def detection_threshold(strengths, rates) -> float:

@@ -202,3 +202,42 @@ def _own_cos2(moments: np.ndarray, gram: np.ndarray) -> np.ndarray:
         norm2 = gram[k, k] - (gram[:k, k] @ coef if k else 0.0)
         out[k] = along ** 2 / norm2 if norm2 > 0 else 0.0
     return out
+
+
+def predicted_crossing(alpha1: float, alpha2: float, activation="shifted_tanh", k: int = 2,
+                       threshold: float = 1.0, target="he1", rel_error: float = 0.06,
+                       log2_N=(8, 20), signal_only: bool = False, **kw) -> dict:
+    """The width N at which the predicted separate strength of term ``k``
+    (:func:`predicted_terms`; with ``signal_only`` its mean field alone, the part that is
+    not the fluctuation floor) first reaches ``threshold``, and an interval for it: the N at
+    which the prediction times (1 + ``rel_error``) and (1 - ``rel_error``) reach it
+    (``rel_error``: the prediction's largest error above the floor on the stored runs,
+    about 6%). Evaluated on N = 2^j for j in ``log2_N`` (inclusive) and interpolated
+    log-linearly; ``inf`` where it is not reached by the largest N. Returns ``N``, ``low``,
+    ``high`` and the grid ``Ns``, ``strength``. For N = d = n; ``kw`` go to
+    :func:`predicted_terms` (e.g. ``c1``, ``c2``)."""
+    threshold = positive_real(threshold, "threshold")
+    rel_error = positive_real(rel_error, "rel_error", allow_zero=True)
+    if not 0 <= int(k) < 8:
+        raise ValueError(f"k must be an order 0..7, got {k!r}")
+    lo, hi = int(log2_N[0]), int(log2_N[1])
+    if not 1 <= lo < hi:
+        raise ValueError(f"log2_N must be (low, high) with 1 <= low < high, got {log2_N!r}")
+    Ns = 2.0 ** np.arange(lo, hi + 1)
+    key = "signal" if signal_only else "strength"
+    strength = np.array([predicted_terms(int(N), alpha1, alpha2, activation, target,
+                                         K=int(k) + 1, **kw)[key][int(k)] for N in Ns])
+
+    def first(factor: float) -> float:
+        s = np.log(np.maximum(strength * factor, 1e-300))
+        above = np.flatnonzero(s >= np.log(threshold))
+        if not len(above):
+            return float("inf")
+        i = int(above[0])
+        if i == 0:
+            return float(Ns[0])
+        t = (np.log(threshold) - s[i - 1]) / (s[i] - s[i - 1])
+        return float(np.exp(np.log(Ns[i - 1]) + t * (np.log(Ns[i]) - np.log(Ns[i - 1]))))
+
+    return {"N": first(1.0), "low": first(1.0 + rel_error), "high": first(1.0 - rel_error),
+            "Ns": Ns.astype(int), "strength": strength}

@@ -57,3 +57,18 @@ def test_bad_inputs_are_named():
         finite_n.predicted_terms(512, 0.3, 0.38, activation="relu")
     with pytest.raises(ValueError, match="N"):
         finite_n.predicted_terms(0, 0.3, 0.38)
+
+
+def test_predicted_crossing_is_where_the_prediction_reaches_the_threshold():
+    out = finite_n.predicted_crossing(0.38, 0.45, "shifted_tanh", k=1, threshold=1.5,
+                                      log2_N=(9, 12))
+    s = out["strength"]
+    assert np.all(np.diff(s) > 0) and s[0] < 1.5 < s[-1]
+    assert out["low"] <= out["N"] <= out["high"] and 512 < out["N"] < 4096
+    j = np.searchsorted(s, 1.5)
+    assert out["Ns"][j - 1] < out["N"] <= out["Ns"][j]
+    never = finite_n.predicted_crossing(0.38, 0.45, "tanh", k=1, threshold=1.5, log2_N=(9, 10),
+                                        signal_only=True)      # tanh's k = 1: no mean field
+    assert never["N"] == float("inf")
+    with pytest.raises(ValueError, match="log2_N"):
+        finite_n.predicted_crossing(0.38, 0.45, log2_N=(10, 9))

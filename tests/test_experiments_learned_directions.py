@@ -51,6 +51,11 @@ def test_direction_carriers_and_figure(runs):
     for t in first:
         assert t["cos2_low"][0] <= t["cos2_mean"][0] <= t["cos2_high"][0]
         assert t["cos2_mean"][0] > 10 * t["chance"]
+    loose = ld.direction_carriers(runs, counted_only=False)
+    assert len(loose) >= len(table)           # every counted spike is also read here
+    for t in loose:
+        assert t["detected"] >= next((u["detected"] for u in table if all(
+            u[key] == t[key] for key in ("alpha1", "alpha2", "batch", "run", "k"))), 0.0)
     fig = spike_content(runs)
     assert len(fig.axes) == 2
     plt.close(fig)

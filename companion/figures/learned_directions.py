@@ -10,15 +10,17 @@ from ..runs import Runs
 from ._common import _new_figure
 
 
-def spike_content(runs: Runs, N: int | None = None):
+def spike_content(runs: Runs, N: int | None = None, counted_only: bool = False):
     """cos^2 of each counted spike's right vector with each target direction (columns:
     He_1's beta*_1, He_3's beta*_2), by the spike's order k, at size ``N`` (default the
     largest): one marker per (point, batch), reused and fresh runs in colour, their null
     runs in grey; bars: 95% bootstrap intervals over the seeds where that spike is counted;
-    dotted: chance 1/d. Log scale."""
+    dotted: chance 1/d. Log scale. By default every spike on the powers of a is read,
+    counted or not (:func:`~companion.experiments.learned_directions.direction_carriers`
+    with ``counted_only=False``); ``counted_only=True`` keeps the census's spikes only."""
     from .. import plotting as cplt
 
-    rows = direction_carriers(runs, N)
+    rows = direction_carriers(runs, N, counted_only=counted_only)
     fig, axes = _new_figure(ncols=2)
     styles = {("reused", "run"): dict(color=cplt.PALETTE.get("reused", "C0"), marker="o"),
               ("fresh", "run"): dict(color=cplt.PALETTE.get("fresh", "C1"), marker="s"),

@@ -39,14 +39,23 @@ def spike_content(runs: Runs, N: int | None = None, counted_only: bool = False):
                     err = [[mean - float(r["cos2_low"][j])], [float(r["cos2_high"][j]) - mean]]
                     label = (f"({point[0]:.2f}, {point[1]:.2f}) {batch}"
                              + (" null" if name == "null" else "")) if j == 0 and r["k"] == 0 else None
-                    ax.errorbar([x], [max(mean, 1e-5)], yerr=err, linestyle="none",
+                    floor = chance_of(rows) / 20
+                    err = [[min(err[0][0], max(mean, floor) - floor)], err[1]]
+                    ax.errorbar([x], [max(mean, floor)], yerr=err, linestyle="none",
                                 ms=4 + 2 * (1 - p_i), label=label, **st)
-        chance = rows[0]["chance"] if rows else 1e-3
+        chance = chance_of(rows)
         ax.axhline(chance, color="0.3", linestyle=":", linewidth=1)
         ax.set_yscale("log")
+        ax.set_ylim(chance / 20, 1.0)
         ax.set_xlabel("order k of the spike")
         ax.set_xticks(range(0, 4))
         ax.set_ylabel([r"$\cos^2$ with $\beta^*_1$ (He$_1$)",
                        r"$\cos^2$ with $\beta^*_2$ (He$_3$)"][j])
-    axes[0].legend(fontsize=6, loc="lower left")
+    fig.legend(*axes[0].get_legend_handles_labels(), loc="upper center", ncol=4, fontsize=6,
+               bbox_to_anchor=(0.5, 0.0))
     return fig
+
+
+def chance_of(rows) -> float:
+    """1/d of the rows of :func:`direction_carriers` (1e-3 without rows)."""
+    return rows[0]["chance"] if rows else 1e-3

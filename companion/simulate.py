@@ -44,7 +44,9 @@ def simulate(N: int = _D["N"], d: int | None = None, n: int | None = None,
     order ``k``, singular ``value``, separate ``strength``, its ``weight`` on the powers of a
     and ``cos2``, one number per target direction), counted against the null run's edge with
     ``null=True`` (then also ``null_spikes``, the null run's own spikes against the same
-    edge) and against W2's own edge off the powers of a (``spike_edge``) without it;
+    edge and ``edge_spikes``, W2's singular values on the powers of a that the count leaves
+    out, below the edge: what a term at the edge carries) and against W2's own edge off the
+    powers of a (``spike_edge``) without it;
     each record also has ``strength_predicted``, the finite-N prediction of that term's
     separate strength (:func:`companion.finite_n.predicted_terms`, ``ts-conj-finite-n``;
     ``None`` for a fresh batch or an activation with a kink, where it is not derived);
@@ -95,12 +97,15 @@ def simulate(N: int = _D["N"], d: int | None = None, n: int | None = None,
         out["n_outliers"]["W2_vs_null"] = census["count"]
         out["spikes"] = _records(census["spikes"])
         out["null_spikes"] = _records(census["null_spikes"])
+        out["edge_spikes"] = _records(spike_records(run.W2 - run.W0, run.a, tgt.directions,
+                                                    census["edge"], census["triplets"],
+                                                    uncounted=True))
     else:
         edge_self = off_powers_edge(run.W2, run.a)
         out["spike_edge"] = _r(edge_self)
         out["spikes"] = _records(spike_records(run.W2 - run.W0, run.a, tgt.directions,
                                                edge_self, top_singular(run.W2, TOP)))
-    for key, is_null in (("spikes", False), ("null_spikes", True)):
+    for key, is_null in (("spikes", False), ("edge_spikes", False), ("null_spikes", True)):
         predicted = _predicted(run, batch, c1, c2, is_null) if key in out else None
         for rec in out.get(key, []):
             rec["strength_predicted"] = None if predicted is None else _r(predicted[rec["k"]])

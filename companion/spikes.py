@@ -102,7 +102,7 @@ def spike_census(W2, a, W2_null, K: int = K_POWERS, top: int = TOP, W0=None,
     With ``W0`` (the initial weights, shared by the run and its null run) and ``directions``
     (the target directions as rows), also ``spikes`` and ``null_spikes``: one record per
     counted spike of W2 and of the null run, against the same edge (:func:`spike_records`),
-    and ``s_null``, the null run's top ``top`` singular values.
+    ``s_null``, the null run's top ``top`` singular values, and ``triplets``, W2's (U, s, Vt).
     """
     U, s, Vt = top_singular(W2, top)
     weights = power_weights(U, a, K)
@@ -112,6 +112,7 @@ def spike_census(W2, a, W2_null, K: int = K_POWERS, top: int = TOP, W0=None,
     if (W0 is None) != (directions is None):
         raise ValueError("W0 and directions must be given together (for the spike records)")
     if W0 is not None:
+        out["triplets"] = (U, s, Vt)
         out["spikes"] = spike_records(W2 - W0, a, directions, edge, (U, s, Vt), K)
         null_triplets = top_singular(W2_null, top)
         out["s_null"] = null_triplets[1]
@@ -120,7 +121,8 @@ def spike_census(W2, a, W2_null, K: int = K_POWERS, top: int = TOP, W0=None,
 
 
 def spike_records(delta, a, directions, edge: float, triplets, K: int = K_POWERS,
-                  margin: float = MARGIN, min_weight: float = MIN_WEIGHT) -> list[dict]:
+                  margin: float = MARGIN, min_weight: float = MIN_WEIGHT,
+                  uncounted: bool = False) -> list[dict]:
     """What each counted spike is (companion's census, ``ts-conj-expansion``): one dict per
     singular value of W2 = W0 + ``delta`` that :func:`count_spikes` counts against ``edge``,
     in decreasing order, with
@@ -135,7 +137,9 @@ def spike_records(delta, a, directions, edge: float, triplets, K: int = K_POWERS
 
     ``triplets`` = (U, s, Vt) of W2 (:func:`companion.top_singular`). Two counted spikes can
     share an order (a term split between them, or a heavy-tailed outlier leaning on a power):
-    each is listed.
+    each is listed. ``uncounted=True`` lists instead the singular values on the powers of a
+    (weight >= ``min_weight``) that the count leaves out, below the edge and its margin: a
+    term at the edge still shows what it carries (E12's k = 2 spike at N = 2048).
     """
     U, s, Vt = triplets
     weights = power_weights(U, a, K)
@@ -145,7 +149,7 @@ def spike_records(delta, a, directions, edge: float, triplets, K: int = K_POWERS
     cos2 = cos2_with_directions(Vt, directions)
     out = []
     for i in range(len(s)):
-        if s[i] > edge and on[i] >= min_weight:
+        if on[i] >= min_weight and (s[i] > edge) != uncounted:
             k = int(np.argmax(weights[i]))
             out.append({"k": k, "value": float(s[i]), "strength": float(strengths[k]),
                         "weight": float(on[i]), "cos2": [float(c) for c in cos2[i]]})

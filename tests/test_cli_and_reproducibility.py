@@ -40,6 +40,8 @@ def test_cli_json_has_the_documented_keys():
         assert len(rec["cos2"]) == 2 and 0 <= rec["k"] < 5
     assert out["spikes"][0]["k"] == 0 and out["spikes"][0]["cos2"][0] > 0.2
     assert out["spikes"][0]["value"] == out["singular_values"]["W2"][0]
+    edge = out["null_bulk_edge"] * 1.02
+    assert all(r["value"] <= edge < s["value"] for r in out["edge_spikes"] for s in out["spikes"])
 
 
 def test_cli_table_and_help():

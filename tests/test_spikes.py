@@ -82,5 +82,12 @@ def test_spike_records_give_order_strength_and_content_of_each_counted_spike():
     assert recs[1]["cos2"][0] == pytest.approx(1 - 1 / 2.5 ** 2, abs=0.08)
     assert recs[1]["cos2"][1] < 0.02
     assert census["null_spikes"] == [] and len(census["s_null"]) == 6
+    # a planted term below the threshold (0.6): on the powers of a but not counted
+    weak = 6.0 * np.outer(Q[:, 0], V[0]) + 0.6 * np.outer(Q[:, 2], V[2])
+    low = spikes.spike_census(W0 + weak, a, W0, K=3, top=6, W0=W0, directions=directions)
+    near = spikes.spike_records(weak, a, directions, low["edge"], low["triplets"], K=3,
+                                uncounted=True)
+    assert [r["k"] for r in low["spikes"]] == [0]
+    assert all(r["value"] <= low["edge"] * 1.02 and r["weight"] >= 0.25 for r in near)
     with pytest.raises(ValueError, match="W0 and directions"):
         spikes.spike_census(W0 + delta, a, W0, K=3, W0=W0)

@@ -123,7 +123,7 @@ def spike_census(W2, a, W2_null, K: int = K_POWERS, top: int = TOP, W0=None,
 def spike_records(delta, a, directions, edge: float, triplets, K: int = K_POWERS,
                   margin: float = MARGIN, min_weight: float = MIN_WEIGHT,
                   uncounted: bool = False) -> list[dict]:
-    """What each counted spike is (companion's census, ``ts-conj-expansion``): one dict per
+    """What each counted spike is (companion's census; book: dv-census, dv-expansion): one dict per
     singular value of W2 = W0 + ``delta`` that :func:`count_spikes` counts against ``edge``,
     in decreasing order, with
 

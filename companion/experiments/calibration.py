@@ -1,7 +1,7 @@
 """The spike census calibrated: rank-one terms of known strength planted along q_{k+1} (the
 Gram-Schmidt power of a that a term of order k has as its left vector) into null runs,
 and how often :func:`companion.spikes.count_spikes` counts them (issue 19;
-``ts-conj-finite-n``).
+book: ts-conj-finite-n).
 
 The census counts a singular value of W2 when it lies 2% above the bulk edge of an
 independent null run (powers of a projected out) and its left vector lies on the powers of
@@ -11,7 +11,8 @@ than W0's (edge 2.0 to 2.7 at the book's points) and the edge is measured on ano
 matrix, so the strength the census needs is measured here: :func:`calibration_run` plants
 each strength into the bulk of one null run (its own terms on the powers of a replaced by
 bulk noise, so that only the planted term sits on them; ``project_out=False`` plants into
-the null run as it is, its own terms included) and counts against the edge of a second null run with another seed;
+the null run as it is, its own terms included) and counts against the edge of a second
+null run with another seed;
 :func:`detection_rates` tabulates the fraction of seeds where the planted term is counted,
 and :func:`detection_threshold` the strength where that fraction crosses one half, beside
 the BBP value (:func:`bbp_detection_strength`: edge / 2 without the margin, 1.22 edge / 2

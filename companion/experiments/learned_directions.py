@@ -1,4 +1,4 @@
-"""E12: distinct spikes learn distinct directions (issue 19; ``ts-conj-finite-n``).
+"""E12: distinct spikes learn distinct directions (issue 19; book: ts-conj-finite-n).
 
 The abstract says the outliers of W2 each correspond "to a learned direction". With a
 single-direction target there is one direction to learn, so E12 uses ``he1+he3`` (He_1 on
@@ -37,7 +37,8 @@ import numpy as np
 from ..finite_n import predicted_terms
 from ..network import run_two_steps
 from ..runs import Runs, bootstrap_interval
-from ..spikes import K_POWERS, MARGIN, MIN_WEIGHT, TOP, off_powers_edge, power_weights, separate_strengths
+from ..spikes import (K_POWERS, MARGIN, MIN_WEIGHT, TOP, off_powers_edge, power_weights,
+                      separate_strengths)
 from ..spectra import top_singular
 from ..alignment import cos2_with_directions
 from ..validation import choice, positive_int, seed_list

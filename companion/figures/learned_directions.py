@@ -37,8 +37,10 @@ def spike_content(runs: Runs, N: int | None = None, counted_only: bool = False):
                     x += 0.08 if batch == "fresh" else 0
                     mean = float(r["cos2_mean"][j])
                     err = [[mean - float(r["cos2_low"][j])], [float(r["cos2_high"][j]) - mean]]
-                    label = (f"({point[0]:.2f}, {point[1]:.2f}) {batch}"
-                             + (" null" if name == "null" else "")) if j == 0 and r["k"] == 0 else None
+                    label = None
+                    if j == 0 and r["k"] == 0:
+                        label = (f"({point[0]:.2f}, {point[1]:.2f}) {batch}"
+                                 + (" null" if name == "null" else ""))
                     floor = chance_of(rows) / 20
                     err = [[min(err[0][0], max(mean, floor) - floor)], err[1]]
                     ax.errorbar([x], [max(mean, floor)], yerr=err, linestyle="none",

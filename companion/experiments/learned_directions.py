@@ -34,13 +34,20 @@ from functools import lru_cache
 
 import numpy as np
 
+from ..alignment import cos2_with_directions
 from ..finite_n import predicted_terms
 from ..network import run_two_steps
 from ..runs import Runs, bootstrap_interval
-from ..spikes import (K_POWERS, MARGIN, MIN_WEIGHT, TOP, off_powers_edge, power_weights,
-                      separate_strengths)
 from ..spectra import top_singular
-from ..alignment import cos2_with_directions
+from ..spikes import (
+    K_POWERS,
+    MARGIN,
+    MIN_WEIGHT,
+    TOP,
+    off_powers_edge,
+    power_weights,
+    separate_strengths,
+)
 from ..validation import choice, positive_int, seed_list
 from . import Experiment
 
@@ -82,7 +89,6 @@ def learned_directions_run(N: int, alpha1: float, alpha2: float, batch: str = "r
     batch = choice(batch, "batch", BATCHES)
     N = positive_int(N, "N")
     out: dict = {}
-    W2s = {}
     for suffix, null in (("", False), ("_null", True)):
         run = run_two_steps(N=N, alpha1=alpha1, alpha2=alpha2, batch=batch,
                             activation=activation, target=target, seed=seed, dtype=dtype,

@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-import numpy as np
-
 from ..experiments.learned_directions import direction_carriers
 from ..runs import Runs
 from ._common import _new_figure

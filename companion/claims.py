@@ -20,7 +20,7 @@ DATA_DIR = "companion/data/paper"
 @dataclass(frozen=True)
 class Claim:
     claim: str          # the claim, in the paper's words where it is the paper's
-    source: str         # paper (abstract) / paper (summary) / companion derives / ...
+    source: str         # paper (abstract) / AI-written summary / companion derives / ...
     figure: str         # the :name: of the figure that shows it
     test: str           # tests/<file>.py::<function>
     experiments: tuple = ()   # ids of ``python -m companion reproduce`` behind the figure
@@ -31,9 +31,12 @@ class Claim:
 
 
 CLAIMS: list[Claim] = [
-    Claim("One step: the update is approximately rank one, captures a single direction and "
-          "requires information exponent one", "paper (abstract)", "fig-os-rank-one",
+    Claim("One step: the update is approximately rank one and captures a single direction",
+          "paper (abstract)", "fig-os-rank-one",
           "tests/test_experiments_one_step.py::test_gradient_is_rank_one_plus_vanishing_remainder"),
+    Claim("One step requires the target function to have an information exponent of one",
+          "paper (abstract)", "fig-os-he3",
+          "tests/test_experiments_one_step.py::test_directions_he3_invisible_he1_learned"),
     Claim("One step at eta = Theta(1): a BBP transition of the top singular value and its "
           "alignment", "predecessors", "fig-os-transition",
           "tests/test_experiments_one_step.py::test_transition_unit_shapes_reproducible_and_bbp",
@@ -48,7 +51,8 @@ CLAIMS: list[Claim] = [
           ("E10",)),
     Claim("The number of outliers is determined by alpha1, alpha2 through "
           "floor(alpha2 / (1/2 - alpha1)); Lambda = min(L - 1, that), L the degree of the "
-          "polynomial expansion", "paper (abstract, summary)", "fig-ts-phase",
+          "polynomial expansion", "paper (abstract); the cap L - 1 from an AI-written summary, "
+          "not endorsed by the authors", "fig-ts-phase",
           "tests/test_theory.py::test_lambda_on_a_grid_matches_the_formula", ("E3",)),
     Claim("Read as terms beyond the first spike: 1 + Lambda outliers when every order exists, "
           "1 + floor(Lambda/2) for an odd activation; they appear one by one as N grows",
@@ -65,15 +69,20 @@ CLAIMS: list[Claim] = [
           "tests/test_experiments_two_steps.py::"
           "test_first_spike_grows_and_even_term_beats_odd_floor", ("E4",)),
     Claim("If alpha1 + alpha2 < 1/2, the second update is effectively one step of size "
-          "eta1 + eta2", "paper (summary)", "fig-ts-one-step",
+          "eta1 + eta2", "AI-written summary, not endorsed by the authors", "fig-ts-one-step",
           "tests/test_experiments_two_steps.py::"
           "test_two_steps_act_as_one_only_with_a_reused_batch", ("E5",)),
     Claim("Independent batches restrict learning to directions with an information exponent "
-          "of one", "paper (abstract)", "fig-rf-first-direction",
+          "of one", "paper (abstract)", "fig-rf-he3",
+          "tests/test_learning.py::test_he3_learned_only_with_reuse", ("E7",)),
+    Claim("The first spike carries the information-exponent-one direction in both batch "
+          "settings, a little better with a fresh batch (2n samples in all)",
+          "companion derives, measures", "fig-rf-first-direction",
           "tests/test_experiments_reuse_vs_fresh.py::"
           "test_first_direction_unit_reproducible_and_science", ("E6",)),
     Claim("Batch reuse lets the second update capture directions of higher information "
-          "exponent, e.g. He_3, if Lambda >= 2", "paper (abstract, summary)", "fig-rf-he3",
+          "exponent, e.g. He_3, if Lambda >= 2", "paper (abstract); the condition Lambda >= 2 "
+          "from an AI-written summary, not endorsed by the authors", "fig-rf-he3",
           "tests/test_learning.py::test_he3_learned_only_with_reuse", ("E7",)),
     Claim("The He_3 direction is carried by one outlier whose left vector lies on a^{o3}, "
           "the k = 2 term", "companion derives, measures", "fig-rf-outlier",
@@ -87,6 +96,12 @@ CLAIMS: list[Claim] = [
           "outside it (measured only)", "companion derives, measures", "fig-rf-activations",
           "tests/test_experiments_reuse_vs_fresh.py::"
           "test_projection_unit_relu_reused_has_no_prediction", ("E9",)),
+    Claim("Distinct spikes carry distinct directions: with a He_1 + He_3 target and a reused "
+          "batch the first spike carries He_1 and the k = 2 spike He_3, beyond every spike of "
+          "the null run; the k = 1 spike and a fresh batch's spikes carry no He_3",
+          "companion measures", "fig-ts-content",
+          "tests/test_experiments_learned_directions.py::"
+          "test_stored_e12_the_k2_spike_carries_he3_beyond_every_null_spike", ("E12",)),
     Claim("The headline needs seeds: the spread of the He_3 projection at finite N",
           "companion measures", "fig-fs-spread",
           "tests/test_experiments_finite_size.py::test_headline_spread_and_ordering", ("E7",)),

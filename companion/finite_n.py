@@ -1,5 +1,5 @@
 """A finite-N prediction of every spike term: the saturation-aware mean field
-(companion derivation, book: ts-conj-finite-n; not a statement of the paper).
+(companion derivation, book: dv-finite-n; not a statement of the paper).
 
 The leading-order expansion (:mod:`companion.expansion`) Taylor-expands sigma'(zeta + delta)
 in the first-step shift delta_ji = eta1 a_j t_ji. At the sizes the book runs, eta1 |a_j| t
@@ -103,7 +103,7 @@ def predicted_terms(N: int, alpha1: float, alpha2: float, activation="tanh", tar
                     batch: str = "reused", floor: bool = True, null: bool = False,
                     sample_nodes: int | None = None) -> dict:
     """The saturation-aware mean-field prediction of the spike terms of W2 - W0 at width N
-    (book: ts-conj-finite-n), N = d, n = psi d, eta_t = c_t N^alpha_t.
+    (book: dv-finite-n), N = d, n = psi d, eta_t = c_t N^alpha_t.
 
     Returns ``strength`` (K,): the predicted separate strength of each term k = 0..K-1
     (what :func:`companion.spikes.separate_strengths` measures; with ``floor=True`` the

@@ -48,7 +48,7 @@ def simulate(N: int = _D["N"], d: int | None = None, n: int | None = None,
     out, below the edge: what a term at the edge carries) and against W2's own edge off the
     powers of a (``spike_edge``) without it;
     each record also has ``strength_predicted``, the finite-N prediction of that term's
-    separate strength (:func:`companion.finite_n.predicted_terms`, book: ts-conj-finite-n;
+    separate strength (:func:`companion.finite_n.predicted_terms`, book: dv-finite-n;
     ``None`` for a fresh batch or an activation with a kink, where it is not derived);
     ``seconds``.
     """

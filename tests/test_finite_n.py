@@ -1,4 +1,4 @@
-"""The finite-N prediction of the spike terms (companion/finite_n.py, ts-conj-finite-n)."""
+"""The finite-N prediction of the spike terms (companion/finite_n.py, dv-finite-n)."""
 
 import numpy as np
 import pytest

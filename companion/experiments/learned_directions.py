@@ -1,4 +1,4 @@
-"""E12: distinct spikes learn distinct directions (issue 19; book: ts-conj-finite-n).
+"""E12: distinct spikes learn distinct directions (issue 19; book: dv-finite-n).
 
 The abstract says the outliers of W2 each correspond "to a learned direction". With a
 single-direction target there is one direction to learn, so E12 uses ``he1+he3`` (He_1 on

@@ -1,5 +1,5 @@
 """How well the finite-N prediction (:func:`companion.finite_n.predicted_terms`,
-book: ts-conj-finite-n) matches the stored term strengths of E4 and E11, per activation.
+book: dv-finite-n) matches the stored term strengths of E4 and E11, per activation.
 
 :func:`prediction_rows` lists every stored point (activation, alpha1, alpha2, c1, c2, N)
 and term k with the seed mean of the measured separate strength, its prediction, the

@@ -448,7 +448,9 @@ _PREDICTION_KEYS = tuple(f"{a}_{q}" for a in ("tanh", "st", "gelu")
     "taylor", "fail_max", "fail_act", "fail_point", "fail_N", "fail_k", "fail_pred",
     "fail_meas", "fail_low", "fail_high") + tuple(
     f"{t}_{q}" for t in ("st_k2", "st_k3", "gelu_k2")
-    for q in ("cross", "ci", "signal", "thr", "edge"))
+    for q in ("cross", "ci", "signal", "thr", "edge")) + (
+    "gelu_k21", "gelu_k22", "gelu_m3", "st_k21", "st_k22", "st_m3", "gelu_sig_first",
+    "gelu_sig_last", "gelu_floor_first", "gelu_floor_last", "gelu_N_first", "gelu_N_last")
 _ACT_SHORT = {"tanh": "tanh", "shifted_tanh": "st", "gelu": "gelu"}
 _ACT_NAME = {"tanh": r"$\tanh$", "shifted_tanh": r"$\tanh(z + 1/2)$", "gelu": "GELU"}
 
@@ -476,10 +478,16 @@ def prediction(e4: Runs | None, e11: Runs | None, point=(0.38, 0.45),
     threshold ``_thr`` (:func:`companion.experiments.calibration.bbp_detection_strength` of
     the null run's edge ``_edge``, the E11 mean at ``edge_N``), ``_ci`` its interval from
     the prediction's largest error above the floor, ``_signal`` the N at which the mean field
-    alone reaches it."""
+    alone reaches it.
+
+    GELU's k = 2 term (``dv-finite-n``): ``gelu_k21``, ``gelu_k22``, ``gelu_m3`` (kappa_{2,1},
+    kappa_{2,2}, m_3; ``st_*`` the same for tanh(z + 1/2)), and at ``point`` its predicted
+    mean field ``gelu_sig_first``, ``gelu_sig_last`` and floor ``gelu_floor_first``,
+    ``gelu_floor_last`` at the smallest and largest stored GELU sizes ``gelu_N_first``,
+    ``gelu_N_last`` of E11."""
     from ..experiments.calibration import bbp_detection_strength
     from ..experiments.prediction import prediction_errors, prediction_rows
-    from ..finite_n import predicted_crossing
+    from ..finite_n import predicted_crossing, predicted_terms
 
     if e4 is None and e11 is None:
         return Numbers(**dict.fromkeys(_PREDICTION_KEYS, "n/a"))
@@ -504,6 +512,10 @@ def prediction(e4: Runs | None, e11: Runs | None, point=(0.38, 0.45),
                    fail_N=int(worst["N"]), fail_k=worst["k"], fail_pred=fmt(worst["predicted"]),
                    fail_meas=fmt(worst["measured"]), fail_low=_percent(min(errs)),
                    fail_high=_percent(max(errs)))
+    for short, act in (("gelu", "gelu"), ("st", "shifted_tanh")):
+        a = get_activation(act)
+        out.update({f"{short}_k21": fmt(a.kappa(2, 1)), f"{short}_k22": fmt(a.kappa(2, 2)),
+                    f"{short}_m3": fmt(a.m(3))})
     rel = max(e["max"] for e in errors.values() if e["max"] is not None)
     if e11 is not None:
         base = _emergence_runs(e11).where(N=edge_N, alpha1=point[0], alpha2=point[1])
@@ -518,6 +530,16 @@ def prediction(e4: Runs | None, e11: Runs | None, point=(0.38, 0.45),
                                    log2_N=(9, 19))
             s = predicted_crossing(*point, act, k=k, threshold=thr, rel_error=rel,
                                    log2_N=(9, 19), signal_only=True)
+            if tag == "gelu_k2":
+                gNs = sorted(_emergence_runs(e11).where(activation=act, alpha1=point[0],
+                                                        alpha2=point[1]).unique("N"))
+                first, last = (predicted_terms(int(n), *point, act, K=3)
+                               for n in (gNs[0], gNs[-1]))
+                out.update(gelu_sig_first=fmt(first["signal"][2], 2),
+                           gelu_sig_last=fmt(last["signal"][2], 2),
+                           gelu_floor_first=fmt(first["floor"][2], 2),
+                           gelu_floor_last=fmt(last["floor"][2], 2),
+                           gelu_N_first=gNs[0], gelu_N_last=gNs[-1])
             out.update({f"{tag}_cross": _sci(c["N"]),
                         f"{tag}_ci": f"[{_sci(c['low'])}, {_sci(c['high'])}]",
                         f"{tag}_signal": _sci(s["N"]), f"{tag}_thr": fmt(thr, 3),

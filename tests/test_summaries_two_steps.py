@@ -225,3 +225,72 @@ def test_moments_and_stored_sizes():
                              "E10": None})
     assert sizes.Nmax == "8192"
     assert ts.stored_sizes({"E4": None}).Nmax == "n/a"
+
+
+# -- what each spike carries (E12) and the finite-N prediction -------------------------------
+def _e12_run(N, point, batch, seed):
+    """An E12 unit whose answers are chosen: spikes of orders 0, 1, 2 (the fresh batch and
+    the control have no k = 2 spike on the powers of a), the k = 2 spike carrying He_3 with
+    0.03 + 0.002 seed, every null spike 0.001; the census counts the k = 2 spike in seed 0."""
+    k2 = batch == "reused" and point == (0.30, 0.45)
+    cos2 = np.array([[0.35 + 0.01 * seed, 0.005], [0.001, 0.004],
+                     [0.02, 0.03 + 0.002 * seed]])
+    weight = np.array([0.9, 0.5, 0.4 if k2 else 0.01])
+    result = dict(s=np.array([20.0, 2.6, 2.4]), order=np.array([0, 1, 2]), weight=weight,
+                  cos2=cos2, counted=np.array([True, True, k2 and seed == 0]),
+                  separate=np.array([20.0, 1.5, 1.2 + 0.1 * seed]),
+                  predicted=np.array([20.0, 1.5, 1.3]),
+                  s_null=np.array([19.0, 2.5, 2.3]), order_null=np.array([0, 1, 2]),
+                  weight_null=np.array([0.9, 0.5, 0.4]), cos2_null=np.full((3, 2), 0.001),
+                  counted_null=np.array([True, True, False]),
+                  separate_null=np.array([19.0, 1.4, 1.1]),
+                  predicted_null=np.array([19.0, 1.4, 1.0]), edge=2.4 + 0.1 * seed,
+                  edge_self=2.2)
+    return Run(dict(N=N, alpha1=point[0], alpha2=point[1], batch=batch,
+                    activation="shifted_tanh", target="he1+he3"), seed, result)
+
+
+def test_spike_content_reads_each_spike_against_the_null_run():
+    runs = Runs([_e12_run(N, point, batch, seed) for N in (512, 1024)
+                 for point in ((0.30, 0.45), (0.25, 0.38)) for batch in ("reused", "fresh")
+                 for seed in range(3)])
+    out = ts.spike_content(runs)
+    assert out.N == "1024" and out.seeds == "3" and out.N_small == "512"
+    assert out.k0_he1 == "0.36" and out.k2_he3 == "0.032" and out.k2_he1 == "0.02"
+    assert out.k2_he3_min == "0.03" and out.null_he3_max == "0.001"
+    assert out.null_k2_he3 == "0.001" and out.k2_null_ratio == "32"
+    assert out.k1_he3 == "0.004" and out.chance == "0.00098"
+    assert out.fresh_orders == "0, 1" and out.control_orders == "0, 1"
+    assert out.k2_counted == "1" and out.k2_counted_small == "1"
+    assert out.k2_st == "1.3" and out.k2_pred == "1.3" and out.null_k2_st == "1.1"
+    assert out.edge_low == "2.4" and out.edge_high == "2.6" and out.N_next == "2048"
+    assert float(out.k2_pred_next) > 1.0            # predicted_terms at 2048, he1+he3
+    low, high = (float(x) for x in out.k2_he3_ci.strip("[]").split(","))
+    assert 0.03 <= low <= 0.032 <= high <= 0.034
+    assert ts.spike_content(None).k2_he3 == "n/a"
+
+
+def test_prediction_errors_and_crossings_from_synthetic_e11():
+    from companion.finite_n import predicted_terms
+
+    runs = []
+    for act in ("shifted_tanh", "gelu"):
+        for N in (1024, 2048):
+            pred = predicted_terms(N, 0.38, 0.45, act, K=5)["strength"]
+            for seed in range(2):       # measured = predicted / 1.05: every error is 5%
+                runs.append(Run(dict(N=N, alpha1=0.38, alpha2=0.45, activation=act, c1=1.0,
+                                     c2=1.0), seed,
+                                {**{f"strength_k{k}": pred[k] / 1.05 for k in range(5)},
+                                 "edge_null": 2.04}))
+    out = ts.prediction(None, Runs(runs))
+    assert out.st_median == "5.0%" and out.st_max == "5.0%" and out.st_all == "5.0%"
+    assert out.st_terms_all == "8" and out.tanh_median == "n/a" and out.taylor == "n/a"
+    assert out.st_k2_thr == "1.25" and out.st_k2_edge == "2.04"
+    cross, (low, high) = (float(out.st_k2_cross),
+                          (float(x) for x in out.st_k2_ci.strip("[]").split(",")))
+    assert low < cross < high and 1e3 < cross < 1e4
+    assert float(out.st_k3_cross) > float(out.st_k2_cross)
+    assert out.gelu_m3 == "0" and out.gelu_k21 == out.gelu_k22      # GELU - z/2 is even
+    assert float(out.gelu_sig_last) > float(out.gelu_sig_first)
+    assert out.gelu_N_first == "1024" and out.gelu_N_last == "2048"
+    assert ts.prediction(None, None).st_median == "n/a"

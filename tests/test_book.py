@@ -160,7 +160,7 @@ def test_no_cell_relies_on_a_trailing_semicolon(stem):
 # --- thin, readable chapters -----------------------------------------------------------------
 
 HIDDEN_TAGS = {"remove-cell", "remove-input", "hide-input", "hide-cell"}
-MAX_VISIBLE_CODE_LINES = 60
+MAX_VISIBLE_CODE_LINES = 70   # two_steps: 64 with its E12 section and the prediction (issue 19)
 MAX_LINE = 76      # the code box of the page cuts longer lines
 
 
@@ -189,7 +189,7 @@ def _shown_outputs(cell: dict) -> list[str]:
 
 @pytest.mark.parametrize("stem", NOTEBOOKS)
 def test_chapter_shows_little_code_and_no_bookkeeping(stem):
-    """A chapter shows at most about 60 lines of code, each a line a reader learns from:
+    """A chapter shows at most about 70 lines of code, each a line a reader learns from:
     no glue calls (bookkeeping goes into the package or into remove-cell cells)."""
     cells = _visible_code_cells(_read_nb(stem))
     lines = [ln for c in cells for ln in "".join(c["source"]).splitlines() if ln.strip()]

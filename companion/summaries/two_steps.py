@@ -370,8 +370,7 @@ def spike_content(runs: Runs | None, point=(0.30, 0.45), control=(0.25, 0.38)) -
     """
     if runs is None or not len(runs):
         return Numbers(**dict.fromkeys(_CONTENT_KEYS, "n/a"))
-    from ..experiments.learned_directions import (E12_ACTIVATION, E12_TARGET,
-                                                  direction_carriers)
+    from ..experiments.learned_directions import E12_ACTIVATION, E12_TARGET, direction_carriers
     from ..finite_n import predicted_terms
     from ..spikes import MIN_WEIGHT
 

@@ -48,8 +48,8 @@ ANSWERS: dict[str, Answer] = {
         kind="integer",
         hint="solve alpha2 - k (1/2 - alpha1) >= 0 for the largest whole k."),
     "ts-ex-count": Answer(
-        what="the companion's number of outliers of W2 for tanh, as a function of "
-             "(alpha1, alpha2)",
+        what="the companion's count of outliers of W2 for tanh (a function of alpha1 "
+             "and alpha2)",
         kind="function", rtol=0.0, atol=0.0, points=COUNT_POINTS,
         hint="tanh keeps only the even orders k <= Lambda; the first spike counts "
              "too."),

@@ -199,3 +199,20 @@ def test_otter_grades_solutions_full_starters_zero_and_one_wrong_answer_partiall
     graded = _grade(dist, _answered(dist / "student" / "intro.ipynb", answers,
                                     tmp_path / "wrong" / "intro.ipynb"), tmp_path / "wrong-out")
     assert graded == {"intro_ex_tanh": (2, 2), "intro_ex_line": (0, 1)}, graded
+
+
+def test_the_instructors_page_explains_the_graded_module_with_the_current_release():
+    from companion import __version__
+    page = (ROOT / "book" / "instructors.md").read_text()
+    assert "## A graded module, end to end" in page and "make assignments" in page
+    assert "otter run -a" in page and "Gradescope" in page and "rubrics.md" in page
+    tags = set(re.findall(r"v\d+\.\d+\.\d+", page))
+    assert tags == {f"v{__version__}"}, f"the page names the releases {tags}"
+    assert f"otter-grader=={_pinned_otter()}" in page
+
+
+def _pinned_otter() -> str:
+    for line in (ROOT / "requirements.txt").read_text().splitlines():
+        if line.startswith("otter-grader=="):
+            return line.split("==")[1].strip()
+    raise AssertionError("requirements.txt does not pin otter-grader")

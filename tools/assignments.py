@@ -30,7 +30,8 @@ Out of ``_build/assignments/`` (``make assignments``):
 * ``rubrics.md``: the hand-graded questions, their points and rubrics (instructors only).
 
 The chapters are read with nbformat, never changed; the exercises' MyST markup is turned into
-plain Markdown (roles as text), so the questions read the same in any Jupyter.
+plain Markdown as the plain edition does it (tools/plain_edition.py: roles as text, the
+prose's numbers as stored), so the questions read the same in any Jupyter.
 
 Usage: ``make assignments`` or ``python tools/assignments.py [--out DIR] [CHAPTER ...]``.
 """
@@ -50,6 +51,7 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
 import answer_key  # noqa: E402
+import plain_edition  # noqa: E402
 
 from companion import __version__  # noqa: E402
 from companion.exercises import ANSWERS  # noqa: E402
@@ -65,7 +67,6 @@ PINNED = ("numpy", "scipy", "matplotlib", "seaborn")
 EXERCISE = re.compile(r"```\{exercise\}\s*([^\n]*)\n:label: ([\w-]+)\n(.*?)\n```", re.S)
 META = re.compile(r"^\*\*([^*]+)\*\* · (\w+) · about (\d+) min\s*$", re.M)
 CHECK = re.compile(r"""check\(\s*["']([\w/-]+)["']\s*,\s*\.\.\.\s*\)""")
-ROLE = re.compile(r"\{([\w:-]+)\}`([^`]*)`")
 
 
 # --- reading the chapters -------------------------------------------------------------------
@@ -78,9 +79,22 @@ def _tags(cell) -> set[str]:
     return set(cell.get("metadata", {}).get("tags", []))
 
 
+_BOOK = None
+
+
+def _book():
+    """The book's labels, titles and figures, for cross-references as text
+    (tools/plain_edition.py, the same as the plain edition shows)."""
+    global _BOOK
+    if _BOOK is None:
+        _BOOK = plain_edition.Book(plain_edition.chapters())
+    return _BOOK
+
+
 def exercises(stem: str) -> list[dict]:
     """Every exercise of a chapter, in order: label, title, kind, level, minutes, text (plain
-    Markdown, without the first line), its starter code cells and its solution cells."""
+    Markdown, without the first line), its starter code cells and its solution cells (their
+    markdown already plain)."""
     nb = nbformat.read(ROOT / "book" / f"{stem}.ipynb", as_version=4)
     found, current, inside = [], None, False
     for cell in nb.cells:
@@ -89,10 +103,11 @@ def exercises(stem: str) -> list[dict]:
         if m:
             title, label, body = m.groups()
             meta = META.search(body)
-            current = {"label": label, "title": plain(title.strip()), "kind": meta.group(1),
-                       "level": meta.group(2), "minutes": int(meta.group(3)),
-                       "text": plain(META.sub("", body, count=1).strip()), "starter": [],
-                       "solution": []}
+            current = {"label": label, "title": plain(title.strip(), cell, stem),
+                       "kind": meta.group(1), "level": meta.group(2),
+                       "minutes": int(meta.group(3)),
+                       "text": plain(META.sub("", body, count=1).strip(), cell, stem),
+                       "starter": [], "solution": []}
             found.append(current)
             continue
         if "{solution-start}" in text:
@@ -102,22 +117,22 @@ def exercises(stem: str) -> list[dict]:
             inside = False
             continue
         if inside and current:
+            if cell.cell_type == "markdown":
+                cell = nbformat.v4.new_markdown_cell(plain(text, cell, stem))
             current["solution"].append(cell)
         elif current and "exercise" in _tags(cell) and cell.cell_type == "code":
             current["starter"].append(cell)
     return found
 
 
-def plain(markdown: str) -> str:
-    """The exercise's MyST markup as plain Markdown: a role becomes its text (a reference to
-    a label becomes the label in code font); math and Markdown stay."""
-    def role(m: re.Match) -> str:
-        name, text = m.groups()
-        shown = re.sub(r"\s*<[^>]*>$", "", text)      # {ref}`text <label>` -> text
-        if name in {"prf:ref", "ref", "numref", "eq", "doc", "label"}:
-            return shown if shown != text else f"`{text}`"
-        return shown
-    return ROLE.sub(role, markdown)
+def plain(markdown: str, cell=None, stem: str = "") -> str:
+    """Markdown of the book as plain Markdown, as the plain edition writes it: the prose's
+    {eval} numbers as stored in ``cell``, boxes as quotes, roles as text or links."""
+    values = plain_edition.stored_values(cell) if cell is not None else {}
+    text = plain_edition.with_stored_values(markdown, values, f"{stem}.ipynb")
+    text = plain_edition.plain_markdown(text, _book(), stem)
+    # a link to another chapter's notebook leads nowhere in an assignment's folder
+    return re.sub(r"\[([^\]]+)\]\([\w-]+\.ipynb\)", r"*\1*", text)
 
 
 def variable(label: str) -> str:
@@ -132,7 +147,7 @@ def chapter_title(stem: str) -> str:
         if cell.cell_type == "markdown":
             for line in _source(cell).splitlines():
                 if line.startswith("# "):
-                    return plain(line[2:].strip())
+                    return plain(line[2:].strip(), cell, stem)
     return stem
 
 
@@ -305,7 +320,7 @@ def master(stem: str) -> nbformat.NotebookNode:
                           "\n\n*Write your prediction, the run and what it shows below; run "
                           "the simulation in the code cell.*")),
                       _raw("# BEGIN SOLUTION"),
-                      *[_md(plain(_source(c))) for c in written],
+                      *[_md(_source(c)) for c in written],
                       _raw("# END SOLUTION")]
             if not checked:
                 for c in code:
@@ -331,7 +346,7 @@ def master(stem: str) -> nbformat.NotebookNode:
                   _raw("# END PROMPT"),
                   _raw("# BEGIN SOLUTION")]
         if not manual:
-            cells += [_md(plain(_source(c))) for c in written]
+            cells += [_md(_source(c)) for c in written]
         cells += [nbformat.v4.new_code_cell("# BEGIN SOLUTION NO PROMPT\n" + solution
                                             + "# END SOLUTION"),
                   _raw("# END SOLUTION"),

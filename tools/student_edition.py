@@ -104,7 +104,8 @@ def student_text(notebook: dict, stem: str) -> dict:
         for what, pattern, replacement, _ in STUDENT_TEXT:
             text, n = pattern.subn(replacement, text)
             found[what] += n
-        cell["source"] = text.splitlines(keepends=True)
+        cell["source"] = (text if isinstance(cell["source"], str)
+                          else text.splitlines(keepends=True))
     missing = [what for what, _, _, where in STUDENT_TEXT if stem in where and not found[what]]
     if missing:
         raise RuntimeError(f"{stem}: the student edition's text fixes {missing} no longer match "

@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: venv test test-quick book plain student assignments answer-key repository-url clean
+.PHONY: venv test test-quick book plain student assignments answer-key course repository-url clean
 
 # The pinned environment, then the package itself, editable (Binder installs the same
 # file and then the package non-editable: tests/test_anywhere.py plays that).
@@ -51,6 +51,13 @@ student: venv
 # in _build/assignments/rubrics.md. The chapters are read, not executed.
 assignments: venv
 	$(BIN)/python tools/assignments.py
+
+# A course folder (tools/course_folder.py): the student notebooks with a requirements.txt
+# pinned to this release, runtime.txt and a README, in _build/course/, ready to be a course's
+# repository (Binder, Colab, local Jupyter). COURSE_FLAGS=--assignments adds the graded
+# notebooks.
+course: venv
+	$(BIN)/python tools/course_folder.py $(COURSE_FLAGS)
 
 # The exercises' hashed answer key (companion/exercises/_key.py), regenerated from
 # tools/answer_key.py after an exercise's answer, tolerance or likely mistakes change;

@@ -84,10 +84,12 @@ def test_the_student_text_is_true_of_the_student_edition(stem):
     nb = _student(stem)
     prose = "\n".join(_text(c) for c in nb["cells"] if c["cell_type"] == "markdown")
     assert not UNTRUE.search(prose), f"{stem}: {UNTRUE.search(prose).group(0)!r} in the prose"
-    # the Colab cell installs the release the course pins, not the moving main branch
+    # the install cell installs the release the course pins, not the moving main branch,
+    # wherever the package is missing (not only in Colab)
     from companion import __version__
-    installs = [_text(c) for c in nb["cells"] if "google.colab" in _text(c)]
-    assert installs and all(f'@v{__version__}"' in t for t in installs), stem
+    installs = [_text(c) for c in nb["cells"] if "%pip install" in _text(c)]
+    assert len(installs) == 1 and f'@v{__version__}"' in installs[0], stem
+    assert 'find_spec("companion") is None' in installs[0] and "google.colab" not in installs[0]
     # the instructor's notebooks are unchanged
     assert not any(f"@v{__version__}" in _text(c) for c in _nb(stem)["cells"])
 

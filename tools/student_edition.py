@@ -20,8 +20,9 @@ chapters' text here, never to the notebooks in ``book/``): no launch (rocket) bu
 repository or issues button (they lead to the repository, solutions included), so the
 intro's "How to run this book" tells a student how to open the notebooks the course hands
 out, and no sentence about solutions or dropdowns remains; the instructors' page is left
-out; the Colab install cell installs the release the course pins (``v<version>``), not the
-repository's moving ``main``.
+out; the install cell installs the release the course pins (``v<version>``), not the
+repository's moving ``main``, wherever the package is missing (Colab, or a Binder or local
+Jupyter without it), not only in Colab.
 
 Usage: ``make student`` or ``python tools/student_edition.py [--out _build/student]
 [--notebooks-only]``.
@@ -89,9 +90,17 @@ STUDENT_TEXT = [
                 r"without giving the answer away\."),
      "says whether it is right or, if not, in which direction it is off and what the "
      "likely mistake is, never the answer.", set()),
-    ("the Colab install of the moving main branch",
-     re.compile(r'(two-vs-one-step\[notebooks\] @ git\+https://github\.com/[\w.-]+/[\w.-]+)"'),
-     lambda m: f'{m.group(1)}@v{_version()}"', set()),
+    ("the install cell: Colab only, and the moving main branch",
+     re.compile(r"# In Colab, install the companion package first[^\n]*\n"
+                r"import sys\n\s*\nif \"google\.colab\" in sys\.modules:\n"
+                r"(\s+)%pip install --quiet \"(two-vs-one-step\[notebooks\] @ "
+                r"git\+https://github\.com/[\w.-]+/[\w.-]+)\""),
+     lambda m: ("# Install the companion package where it is missing (Colab, or a Jupyter "
+                "without it),\n# at the release this edition was made for.\n"
+                "import importlib.util\n\n"
+                "if importlib.util.find_spec(\"companion\") is None:\n"
+                f'{m.group(1)}%pip install --quiet "{m.group(2)}@v{_version()}"'),
+     {"intro", "one_step", "two_steps", "reuse_vs_fresh", "finite_size", "explorer"}),
 ]
 
 

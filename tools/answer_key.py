@@ -11,7 +11,7 @@ not name the right value. The package keeps only the hashed form of both
     python tools/answer_key.py --write   # regenerate companion/exercises/_key.py
     python tools/answer_key.py --check   # exit 1 if _key.py is not what --write would write
 
-tests/test_exercises.py checks that the stored key is current.
+tests/test_checkers.py checks that the stored key is current.
 """
 
 from __future__ import annotations

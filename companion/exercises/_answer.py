@@ -15,7 +15,7 @@ package) computes it and stores, in ``_key.py``, only salted, slow hashes of
   cell is a factor of two wide (eight tolerances for an absolute tolerance, four whole numbers
   for a count), so the direction a wrong answer is told is true, and no number of wrong tries
   narrows the value below a coarse cell: the value and any other point of its coarse cell
-  give the same feedback to every wrong answer (tests/test_exercises.py checks it);
+  give the same feedback to every wrong answer (tests/test_checkers.py checks it);
 * the fine cells of *likely mistakes* (the value one gets by forgetting a term, say), each
   with a sentence about the mistake that does not name the right value.
 

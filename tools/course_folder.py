@@ -42,7 +42,7 @@ OUT = ROOT / "_build" / "course"
 #: pinned from the book's requirements.txt: what the notebooks import, the Jupyter a
 #: Binder serves, and the grader the assignments call
 PINNED = ("numpy", "scipy", "matplotlib", "seaborn", "threadpoolctl", "tqdm", "joblib",
-          "myst-nb", "ipykernel", "jupyterlab", "otter-grader")
+          "ipython", "ipykernel", "jupyterlab", "otter-grader")
 
 
 def _pins() -> dict[str, str]:

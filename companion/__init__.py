@@ -1,21 +1,52 @@
 """companion: the numerics of the executable companion to Moniri & Hassani,
 "Feature Learning in Linear-Width Two-Layer Networks: Two vs. One Step of Gradient Descent"
-(arXiv 2605.17767). Section numbers in docstrings refer to the companion's SPEC
-(reproduced in the book's chapters)."""
+(arXiv 2605.17767). Docstrings cite the book's labels as ``(book: dv-expansion)``: each is
+a box or section of the book (most on its page "The derivations in one place",
+book/derivations.md), and tests/test_labels.py checks that every cited label exists."""
 
 from .activations import Activation, get_activation, hermite_activation, shifted_tanh
-from .alignment import (a_power_basis, cos2_with_directions, left_overlaps, subspace_projection,
-                        term_sizes)
-from .network import (TwoStepRun, correlation_loss, gradient, init_network, run_two_steps,
-                      step_size, two_step_update)
-from .spectra import (count_outliers, count_outliers_against_null, mp_edges,
-                      mp_singular_value_density, singular_values, top_singular,
-                      top_singular_each)
-from .targets import Link, Target, make_link, make_target
+from .alignment import (
+                        a_power_basis,
+                        cos2_with_directions,
+                        left_overlaps,
+                        subspace_projection,
+                        term_sizes,
+)
+from .network import (
+                        TwoStepRun,
+                        correlation_loss,
+                        gradient,
+                        init_network,
+                        run_two_steps,
+                        step_size,
+                        two_step_update,
+)
+from .spectra import (
+                        count_outliers,
+                        count_outliers_against_null,
+                        mp_edges,
+                        mp_singular_value_density,
+                        singular_values,
+                        top_singular,
+                        top_singular_each,
+)
 from .spikes import count_spikes, separate_strengths, spike_census
-from .theory import (first_direction_alignment, is_learnable, lambda_boundary, lambda_count,
-                     n_spikes, one_step_prediction, one_step_theta, phase_line, phase_region,
-                     present_terms, spike_exponent, spiked_rectangular, term_exists,
-                     u1_alignment)
+from .targets import Link, Target, make_link, make_target
+from .theory import (
+                        first_direction_alignment,
+                        is_learnable,
+                        lambda_boundary,
+                        lambda_count,
+                        n_spikes,
+                        one_step_prediction,
+                        one_step_theta,
+                        phase_line,
+                        phase_region,
+                        present_terms,
+                        spike_exponent,
+                        spiked_rectangular,
+                        term_exists,
+                        u1_alignment,
+)
 
 __version__ = "0.1.0"

@@ -1,11 +1,11 @@
-"""Activations sigma and their Gaussian moments (SPEC section 1).
+"""Activations sigma and their Gaussian moments (book: dv-moments).
 
 An :class:`Activation` knows sigma, its derivatives, and the two families of Gaussian
 moments that the theory uses (zeta ~ N(0, 1)):
 
 * ``m(j)     = E sigma^(j)(zeta)``  (= E[sigma(zeta) He_j(zeta)] by Stein's lemma), and
 * ``kappa(k, r) = E[sigma^(k+1)(zeta) sigma'(zeta)^r]``, the coefficients of the reused-batch
-  self terms (SPEC section 3.2).
+  self terms (book: dv-expansion).
 
 Named activations: ``tanh`` (default), ``erf``, ``relu``, ``shifted_tanh`` (tanh(z + 0.5)),
 ``gelu`` (z Phi(z), the Gaussian error linear unit of transformers), and
@@ -36,10 +36,10 @@ class Activation:
     """An activation with derivatives up to ``len(derivatives)``.
 
     ``derivatives[k-1]`` evaluates sigma^(k). ``degree`` is the polynomial degree L for a
-    polynomial activation (it caps Lambda at L - 1, SPEC section 3.2) and ``None`` otherwise.
+    polynomial activation (it caps Lambda at L - 1, book: dv-exponents) and ``None`` otherwise.
     ``breakpoints`` lists kinks, where quadrature is split (ReLU). An activation with a kink
-    is not ``smooth``: the Taylor expansion of SPEC 3.2 does not apply to it (smoothing ReLU
-    makes its kappa_{k,r} diverge), so the theory makes no prediction for its higher terms.
+    is not ``smooth``: the Taylor expansion (book: dv-expansion) does not apply to it (smoothing
+    ReLU makes its kappa_{k,r} diverge), so the theory makes no prediction for its higher terms.
     """
 
     name: str
@@ -61,7 +61,7 @@ class Activation:
 
     @property
     def smooth(self) -> bool:
-        """True when sigma has no kink, so that the expansion of SPEC 3.2 applies."""
+        """True when sigma has no kink, so that the expansion applies (book: dv-expansion)."""
         return not self.breakpoints
 
     # -- evaluation -------------------------------------------------------------------------
@@ -99,7 +99,7 @@ class Activation:
         return self._cache[key]
 
     def kappa(self, k: int, r: int) -> float:
-        """kappa_{k,r} = E[sigma^(k+1)(zeta) sigma'(zeta)^r] (SPEC section 1 and 3.2)."""
+        """kappa_{k,r} = E[sigma^(k+1)(zeta) sigma'(zeta)^r] (book: dv-moments)."""
         key = ("kappa", k, r)
         if key not in self._cache:
             self._cache[key] = self.expectation(
@@ -180,9 +180,9 @@ def _gelu_derivatives(order: int) -> tuple[ArrayFn, ...]:
 def hermite_activation(coefficients: Sequence[float], name: str | None = None) -> Activation:
     """Polynomial activation sum_j c_j He_j(z) / sqrt(j!) (normalized Hermite basis).
 
-    Example from SPEC section 5: ``hermite_activation([0, 1, 1, 1])`` is
+    Example: ``hermite_activation([0, 1, 1, 1])`` is
     He_1 + He_2/sqrt(2) + He_3/sqrt(6). Beware: with reused batches such activations blow up
-    at finite N (SPEC pitfall 1).
+    at finite N (book: dv-pit-blowup).
     """
     c = np.asarray(coefficients, float)
     if c.ndim != 1 or c.size == 0 or not np.all(np.isfinite(c)):
@@ -202,7 +202,7 @@ def hermite_activation(coefficients: Sequence[float], name: str | None = None) -
 
 
 def shifted_tanh(shift: float = 0.5) -> Activation:
-    """tanh(z + shift): no longer odd, so m_2 != 0 (SPEC section 4, E9)."""
+    """tanh(z + shift): no longer odd, so m_2 != 0 (book: dv-parity)."""
     return Activation(f"shifted_tanh({shift:g})", lambda z: np.tanh(np.asarray(z) + shift),
                       _tanh_derivatives(8, shift))
 

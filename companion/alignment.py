@@ -1,4 +1,4 @@
-"""Alignments: how much of each target direction the learned directions carry (SPEC 3.2, 3.3).
+"""Alignments: how much of each target direction the learned directions carry (book: dv-census).
 
 Right singular vectors of the updated weights are the learned directions; their left
 singular vectors are (close to) the entrywise powers a, a^{o2}, a^{o3}, ... of the second
@@ -47,7 +47,8 @@ def subspace_projection(Vt, directions) -> np.ndarray:
 
 def a_power_basis(a, K: int) -> np.ndarray:
     """Orthonormal N x K basis from Gram-Schmidt of a, a^{o2}, ..., a^{oK} (entrywise powers);
-    column j-1 carries the left vector of the spike of order k = j - 1 (SPEC section 3.2)."""
+    column j-1 carries the left vector of the spike of order k = j - 1
+    (book: dv-separate-strengths)."""
     a = finite_array(a, "a", 1)
     K = positive_int(K, "K")
     if K > a.size:
@@ -61,7 +62,8 @@ def a_power_basis(a, K: int) -> np.ndarray:
 
 def term_sizes(delta, a, K: int) -> np.ndarray:
     """||q_j^T Delta|| for the Gram-Schmidt powers q_1..q_K of a: the size of each spike term
-    of the update Delta = W2 - W0 (entry j-1 is the term of order k = j - 1; SPEC 4, E4)."""
+    of the update Delta = W2 - W0 (entry j-1 is the term of order k = j - 1;
+    book: dv-separate-strengths)."""
     D = finite_array(delta, "delta", 2)
     Q = a_power_basis(a, K)
     if D.shape[0] != Q.shape[0]:

@@ -1,7 +1,7 @@
-"""The claim table behind the book's registry page: each claim of the paper (SPEC section 0),
-each reading the companion derives, and the predecessors' one-step results the book builds
-on, mapped to the numbered figure that shows it, the test that checks it and the stored
-paper-scale data behind it.
+"""The claim table behind the book's registry page: each claim of the paper
+(book: dv-paper-two-steps), each reading the companion derives, and the predecessors'
+one-step results the book builds on, mapped to the numbered figure that shows it, the test
+that checks it and the stored paper-scale data behind it.
 
 This table is the single source of truth; the page ``book/registry.md`` is generated from
 it (``python -m companion.claims > book/registry.md``) and ``tests/test_claims.py`` checks
@@ -128,6 +128,7 @@ def render() -> str:
                      f"{{numref}}`{c.figure}` | {_test_cell(c.test)} | {data} |")
     lines += [
         "",
+        "(reg-experiments)=",
         "## The experiments",
         "",
         "`python -m companion reproduce` computes each experiment at the book's size "

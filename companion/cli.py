@@ -9,6 +9,7 @@ import sys
 
 from . import __version__
 from .activations import NAMED_ACTIVATIONS
+from .simulate import RUN_DEFAULTS as D
 from .simulate import simulate
 
 BATCHES = ("reused", "fresh")
@@ -42,41 +43,46 @@ def build_parser() -> argparse.ArgumentParser:
                     "values of W0, W1, W2, the outlier counts, Lambda and the number of spikes "
                     "from theory, and the alignments of the learned directions with each "
                     "target direction.")
-    sim.add_argument("--N", type=int, default=2000, metavar="WIDTH",
-                     help="hidden neurons (default 2000)")
+    sim.add_argument("--N", type=int, default=D["N"], metavar="WIDTH",
+                     help=f"hidden neurons (default {D['N']})")
     sim.add_argument("--d", type=int, default=None, metavar="DIM",
                      help="input dimension (default WIDTH)")
     sim.add_argument("--n", type=int, default=None, metavar="SAMPLES",
                      help="batch size (default WIDTH)")
-    sim.add_argument("--alpha1", type=float, default=0.35,
-                     help="first step size exponent, eta1 = N^alpha1, in [0, 1/2) (default 0.35)")
-    sim.add_argument("--alpha2", type=float, default=0.45,
-                     help="second step size exponent, eta2 = N^alpha2, in [0, 1/2) (default 0.45)")
-    sim.add_argument("--c1", type=float, default=1.0,
-                     help="constant of the first step, eta1 = c1 N^alpha1 (default 1)")
-    sim.add_argument("--c2", type=float, default=1.0,
-                     help="constant of the second step, eta2 = c2 N^alpha2 (default 1)")
-    sim.add_argument("--batch", default="reused", choices=BATCHES,
-                     help="'reused' (both steps on one batch, default) or 'fresh'")
-    sim.add_argument("--activation", default="tanh",
-                     help="one of " + ", ".join(NAMED_ACTIVATIONS[:-1]) + " (default tanh), "
+    sim.add_argument("--alpha1", type=float, default=D["alpha1"],
+                     help="first step size exponent, eta1 = N^alpha1, in [0, 1/2) "
+                          f"(default {D['alpha1']:g})")
+    sim.add_argument("--alpha2", type=float, default=D["alpha2"],
+                     help="second step size exponent, eta2 = N^alpha2, in [0, 1/2) "
+                          f"(default {D['alpha2']:g})")
+    sim.add_argument("--c1", type=float, default=D["c1"],
+                     help=f"constant of the first step, eta1 = c1 N^alpha1 (default {D['c1']:g})")
+    sim.add_argument("--c2", type=float, default=D["c2"],
+                     help=f"constant of the second step, eta2 = c2 N^alpha2 (default {D['c2']:g})")
+    sim.add_argument("--batch", default=D["batch"], choices=BATCHES,
+                     help=f"'reused' (both steps on one batch) or 'fresh' (default {D['batch']})")
+    sim.add_argument("--activation", default=D["activation"],
+                     help="one of " + ", ".join(NAMED_ACTIVATIONS[:-1])
+                          + f" (default {D['activation']}), "
                           "or hermite:c0,c1,... (coefficients on He_j/sqrt(j!)); "
                           "shifted_tanh = tanh(z + 1/2) and gelu have every order, tanh and "
                           "erf only the even ones")
-    sim.add_argument("--target", default="he1+he3",
+    sim.add_argument("--target", default=D["target"],
                      help="link names joined by '+', one direction each: he1, he2, he3, he4, "
-                          "tanh (default he1+he3)")
-    sim.add_argument("--noise", type=float, default=0.0, help="label noise std (default 0)")
-    sim.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+                          f"tanh, e.g. he1+he3 (default {D['target']})")
+    sim.add_argument("--noise", type=float, default=D["noise"],
+                     help=f"label noise std (default {D['noise']:g})")
+    sim.add_argument("--seed", type=int, default=D["seed"],
+                     help=f"random seed (default {D['seed']})")
     sim.add_argument("--float32", action="store_true", help="compute in float32")
     sim.add_argument("--null", action="store_true",
                      help="also run a null (labels independent of x) and count the spikes "
                           "of W2 above its bulk edge whose left vectors lie on the powers of a")
     sim.add_argument("--json", action="store_true", help="print one JSON object")
     rep = sub.add_parser(
-        "reproduce", help="run the book's experiments E1-E10 (cached, resumable, parallel) "
+        "reproduce", help="run the book's experiments E1-E12 (cached, resumable, parallel) "
                           "and write their figures and tidy data",
-        description="Run the experiments of the book (E1 to E10) at the book's size (small) "
+        description="Run the experiments of the book (E1 to E12) at the book's size (small) "
                     "or at paper scale (N up to 4096, 4 seeds per point); write one figure "
                     "(PNG and PDF) and one tidy data file (CSV plus a JSON sidecar) per "
                     "experiment to DIR. Every run is cached under DIR/cache: a rerun reuses "
@@ -84,7 +90,7 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--scale", default="small", choices=("small", "paper"),
                      help="small (the chapters' default sizes, default) or paper")
     rep.add_argument("--only", default=None, metavar="IDS",
-                     help="comma-separated experiment ids, e.g. E4,E7 (default: all, E1-E10)")
+                     help="comma-separated experiment ids, e.g. E4,E7 (default: all, E1-E12)")
     rep.add_argument("--jobs", type=int, default=1, metavar="K",
                      help="parallel worker processes (default 1)")
     rep.add_argument("--out", default="results", metavar="DIR",
@@ -119,6 +125,15 @@ def _table(res: dict) -> str:
         lines.append(f"{name:10s} {al['top_vector_cos2'][k]:10.4f} {th['top_vector_cos2'][k]:8.4f} "
                      f"{al['top4_projection'][k]:11.4f} {_learnable(th['learnable'][k]):>10s}")
     lines.append(f"chance level of the top-4 projection: {al['chance']:.4f}")
+    for key, what in (("spikes", "spikes of W2"), ("null_spikes", "spikes of the null run")):
+        if key in res:
+            lines.append(f"{what} (order k, value, separate strength, predicted, cos^2 per "
+                         "direction):")
+            for rec in res[key]:
+                pred = rec.get("strength_predicted")
+                lines.append(f"  k={rec['k']} {rec['value']:8.4f} {rec['strength']:8.4f} "
+                             + (f"{pred:8.4f}" if pred is not None else "     n/a")
+                             + " " + " ".join(f"{c:.4f}" for c in rec["cos2"]))
     lines.append(f"time: {res['seconds']:.1f} s")
     return "\n".join(lines)
 

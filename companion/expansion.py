@@ -1,5 +1,5 @@
 """The companion's leading-order expansion of the two-step update, evaluated on a run's own
-data (SPEC 3.2; a derivation of this companion, not a statement of the paper).
+data (book: dv-expansion; a derivation of this companion, not a statement of the paper).
 
 After the first step the pre-activation of neuron j on sample i has moved by
 delta_ji = eta1 a_j t_ji with
@@ -25,7 +25,7 @@ from .validation import finite_array, positive_int
 
 
 def leave_one_out_field(X, y) -> np.ndarray:
-    """h^(-i)_i = (X u1)_i - y_i ||x_i||^2 / n with u1 = X^T y / n (SPEC 3.2).
+    """h^(-i)_i = (X u1)_i - y_i ||x_i||^2 / n with u1 = X^T y / n (book: dv-leave-one-out).
 
     X u1 already contains sample i's own term y_i ||x_i||^2 / n (about y_i / psi); the
     expansion needs the field of the other samples only. Using X u1 counts the self term
@@ -42,9 +42,9 @@ def leave_one_out_field(X, y) -> np.ndarray:
 
 
 def term_vectors(run, K: int) -> tuple[np.ndarray, np.ndarray]:
-    """The leading-order terms of a run (SPEC 3.2): (C, V) with C (K,) the coefficients and
-    V (K, d) the right vectors, entry k the term C_k a^{o(k+1)} v_k^T (k = 0: the first
-    spike, C_0 = 1 and v_0 = ubar).
+    """The leading-order terms of a run (book: dv-expansion): (C, V) with C (K,) the coefficients
+    and V (K, d) the right vectors, entry k the term C_k a^{o(k+1)} v_k^T (k = 0: the first spike,
+    C_0 = 1 and v_0 = ubar).
 
     * k = 0: ubar = (eta1 + eta2) m1 u1 (reused) or m1 (eta1 u1 + eta2 u2) (fresh),
       u_t = X_t^T y_t / n.

@@ -1,7 +1,8 @@
 """Gaussian expectations: probabilists' Hermite polynomials and Gauss-Hermite quadrature.
 
-Every Gaussian moment of the companion (SPEC section 1: m_j, kappa_{k,r}, mu*, E[y^2],
-E[z g^j]) is an expectation E f(zeta), zeta ~ N(0, 1), computed here by quadrature.
+Every Gaussian moment of the companion (m_j, kappa_{k,r}, mu*, E[y^2], E[z g^j];
+book: dv-moments, dv-hermite) is an expectation E f(zeta), zeta ~ N(0, 1), computed here by
+quadrature.
 """
 
 from __future__ import annotations
@@ -51,5 +52,5 @@ def hermite(j: int, z) -> np.ndarray:
 
 
 def normalized_hermite(j: int, z) -> np.ndarray:
-    """He_j(z) / sqrt(j!), which has unit second moment under N(0, 1) (SPEC section 1)."""
+    """He_j(z) / sqrt(j!), which has unit second moment under N(0, 1) (book: dv-hermite)."""
     return hermite(j, z) / sqrt(factorial(j))

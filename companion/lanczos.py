@@ -1,4 +1,5 @@
-"""Top singular triplets by block Lanczos on the Gram operator (SPEC 3.1, 3.2, 5).
+"""Top singular triplets by block Lanczos on the Gram operator (book: dv-spiked-rectangular,
+dv-census).
 
 The outliers of W1 and W2 and their singular vectors (the learned directions) are a few of
 the largest singular triplets of an N x d matrix. :func:`top_singular` finds them with block
@@ -23,7 +24,6 @@ import numpy as np
 
 from .blas import blas_threads, limited, map_single_threaded
 from .validation import available_memory_bytes, check_fits_in_memory, finite_array, positive_int
-
 
 # The start block (and ARPACK's/PROPACK's start vector in the fallback) is drawn from this fixed
 # seed, so top-k results are reproducible.
@@ -90,7 +90,7 @@ def top_singular(W, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     if the basis outgrows ``_BASIS_BYTES``. Each iteration is two products of W with a block
     of k + 8 vectors, drawn at the start from a fixed seed, so results are deterministic. A
     block larger than k is what lets the k-th value converge at the edge of a
-    Marchenko-Pastur bulk, where it has no gap to the next (W0, a null run; SPEC 3.1, 5).
+    Marchenko-Pastur bulk, where it has no gap to the next (W0, a null run; book: dv-census).
 
     The iteration stops when residual bounds guarantee the values to 1e-12 relative, the
     vectors of separated values (gap to the neighbours >= 5% of the value) to an angle of
@@ -187,7 +187,7 @@ def _top_singular(W: np.ndarray, k: int):
 def _propack(W: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The fallback: Lanczos bidiagonalization (PROPACK) from a seeded start vector, then
     ARPACK if PROPACK fails; s decreasing."""
-    from scipy.sparse.linalg import svds   # only here: scipy's import costs 0.3 s at start-up
+    from scipy.sparse.linalg import svds  # only here: scipy's import costs 0.3 s at start-up
 
     m = min(W.shape)
     rng = np.random.default_rng(_LANCZOS_SEED)

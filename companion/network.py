@@ -1,4 +1,4 @@
-"""The two-layer network and its gradient steps on the first layer (SPEC sections 1 and 2).
+"""The two-layer network and its gradient steps on the first layer (book: dv-model, dv-two-steps).
 
 f(x) = a^T sigma(W x), W0 entries N(0, 1/d), a = a0 entries N(0, 1/N), frozen.
 Correlation loss L(W) = -(1/n) sum_i y_i f(x_i); its negative gradient is
@@ -20,8 +20,15 @@ from .activations import Activation, get_activation
 from .blas import blas_threads, map_single_threaded
 from .lanczos import top_singular_bytes
 from .targets import Target, make_target
-from .validation import (alpha_exponent, check_fits_in_memory, choice, dtype as check_dtype,
-                         finite_array, positive_int, positive_real)
+from .validation import (
+    alpha_exponent,
+    check_fits_in_memory,
+    choice,
+    finite_array,
+    positive_int,
+    positive_real,
+)
+from .validation import dtype as check_dtype
 
 BATCHES = ("reused", "fresh")
 
@@ -35,7 +42,7 @@ _SPLIT_WORK = 1 << 33
 
 
 def step_size(N: int, alpha: float, c: float = 1.0) -> float:
-    """eta = c N^alpha with alpha in [0, 1/2) (SPEC section 2)."""
+    """eta = c N^alpha with alpha in [0, 1/2) (book: dv-two-steps)."""
     N = positive_int(N, "N")
     return positive_real(c, "c") * N ** alpha_exponent(alpha, "alpha")
 
@@ -53,7 +60,7 @@ def init_network(N: int, d: int, rng: np.random.Generator, dtype=np.float64) -> 
 def gradient(W, a, X, y, activation="tanh", block_rows: int = _BLOCK_ROWS) -> np.ndarray:
     """Negative gradient of the correlation loss, G(W; X, y) = (1/n) diag(a) sigma'(W X^T) diag(y) X.
 
-    SPEC section 2, the matrix formula (no autograd). Works in row blocks of W so that only a
+    book: dv-two-steps, the matrix formula (no autograd). Works in row blocks of W so that only a
     ``block_rows x n`` slice of sigma'(W X^T) per worker is alive at once (see
     :func:`_ascend`). The result has W's dtype.
     """
@@ -67,7 +74,7 @@ def two_step_update(W0, a, X1, y1, eta1: float, eta2: float, activation="tanh",
                     X2=None, y2=None) -> tuple[np.ndarray, np.ndarray]:
     """(W1, W2) from W0: W1 = W0 + eta1 G(W0; X1, y1), then W2 = W1 + eta2 G(W1; X2, y2),
     where (X2, y2) = (X1, y1) for a reused batch (leave them None) or a fresh batch
-    (SPEC section 2). Four N x n x d products and two sigma' evaluations in all; eta and a
+    (book: dv-two-steps). Four N x n x d products and two sigma' evaluations in all; eta and a
     are applied together, and W added, one block of rows at a time, and a reused batch is
     scaled by y once: the update takes 1.09 times its four products at N = 4096 on 2 cores
     (``benchmarks/run.py``; 0.99 times without sigma', which is the rest)."""
@@ -130,7 +137,7 @@ def _blocks(N: int, n: int, d: int, block_rows: int = _BLOCK_ROWS) -> tuple[int,
 def _ascend(W, a, X, Xy, act: Activation, out: np.ndarray, add_W: bool,
             block_rows: int = _BLOCK_ROWS) -> np.ndarray:
     """out = diag(a) sigma'(W X^T) Xy (+ W if ``add_W``), by blocks of rows of W: with
-    a = eta a and Xy = diag(y) X / n, W + eta G(W; X, y) (SPEC section 2).
+    a = eta a and Xy = diag(y) X / n, W + eta G(W; X, y) (book: dv-two-steps).
 
     From _SPLIT_WORK multiply-adds on, the blocks are shared out over as many Python threads
     as BLAS has threads, each with single-threaded BLAS, so that sigma' runs on every core
@@ -161,7 +168,7 @@ def _ascend(W, a, X, Xy, act: Activation, out: np.ndarray, add_W: bool,
 
 
 def correlation_loss(W, a, X, y, activation="tanh") -> float:
-    """L(W) = -(1/n) sum_i y_i a^T sigma(W x_i) (SPEC section 2)."""
+    """L(W) = -(1/n) sum_i y_i a^T sigma(W x_i) (book: dv-two-steps)."""
     act = get_activation(activation)
     return float(-np.mean(y * (act.sigma(X @ W.T) @ a)))
 
@@ -201,7 +208,7 @@ class TwoStepRun:
 
     def one_step_reference(self) -> np.ndarray:
         """W0 + (eta1 + eta2) G(W0; X1, y1): the single step that two steps reduce to when
-        alpha1 + alpha2 < 1/2 with a reused batch (SPEC section 3.2)."""
+        alpha1 + alpha2 < 1/2 with a reused batch (book: dv-one-step-reference)."""
         return self.W0 + (self.eta1 + self.eta2) * gradient(self.W0, self.a, self.X1, self.y1,
                                                              self.activation)
 
@@ -222,19 +229,69 @@ def estimate_run_bytes(N: int, d: int, n: int, batch: str, itemsize: int = 8,
     return run + (top_singular_bytes(N, d, min(top_k, N, d), itemsize) if top_k else 0)
 
 
+@dataclass
+class RunDraw:
+    """Everything a run draws from its seed (:func:`draw_run`): the target (its directions),
+    the network (W0, a; ``None`` when not drawn) and the batches (X2, y2 ``None`` for a
+    reused batch)."""
+
+    target: Target
+    W0: np.ndarray | None
+    a: np.ndarray | None
+    X1: np.ndarray
+    y1: np.ndarray
+    X2: np.ndarray | None
+    y2: np.ndarray | None
+
+
+#: the independent random streams of a run, in the order they are spawned from its seed
+STREAMS = ("target", "network", "batch1", "batch2", "null")
+
+
+def draw_run(N: int, d: int, n: int, target="he1", seed: int = 0, noise: float = 0.0,
+             dtype=np.float64, batch: str = "reused", null_labels: bool = False,
+             network: bool = True) -> RunDraw:
+    """The random draws of a run from ``numpy.random.default_rng(seed)``, the one seeding path
+    of the package (book: dv-two-steps): the seed is split into the independent streams of
+    :data:`STREAMS`, so that changing the batch setting, the target's noise, the null labels
+    or whether the network is drawn at all (``network=False``: data only) leaves every other
+    draw as it was; the same seed gives the same W0, a and first batch in every chapter.
+    ``null_labels=True`` replaces the labels by those of an independent input sample: the
+    same distribution (heavy tails included), no dependence on X (the null run,
+    book: dv-model)."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    streams = dict(zip(STREAMS, np.random.default_rng(seed).spawn(len(STREAMS))))
+    tgt = (target if isinstance(target, Target)
+           else make_target(target, d, streams["target"], noise))
+    if tgt.d != d:
+        raise ValueError(f"target has dimension {tgt.d} but d = {d}")
+    W0, a = init_network(N, d, streams["network"], dtype) if network else (None, None)
+
+    def batch_of(rng):
+        X, y = tgt.sample(n, rng, dtype)
+        if null_labels:  # same label distribution, independent of X
+            y = tgt.sample(n, streams["null"], dtype)[1]
+        return X, y
+
+    X1, y1 = batch_of(streams["batch1"])
+    X2, y2 = batch_of(streams["batch2"]) if batch == "fresh" else (None, None)
+    return RunDraw(tgt, W0, a, X1, y1, X2, y2)
+
+
 def run_two_steps(N: int = 1000, d: int | None = None, n: int | None = None,
                   alpha1: float = 0.35, alpha2: float = 0.45, batch: str = "reused",
                   activation="tanh", target="he1", noise: float = 0.0, seed: int = 0,
                   c1: float = 1.0, c2: float = 1.0, dtype=np.float64,
                   null_labels: bool = False) -> TwoStepRun:
-    """Draw data, network and take two gradient steps (SPEC section 2).
+    """Draw data, network and take two gradient steps (book: dv-two-steps).
 
     ``d`` and ``n`` default to N (phi = psi = 1). ``batch`` is ``"reused"`` (both steps on
     (X1, y1)) or ``"fresh"`` (second step on an independent (X2, y2) of the same size).
     ``null_labels=True`` replaces the labels by labels of an independent input sample: the
-    same distribution (heavy tails included), no dependence on X (the null run of SPEC
-    pitfall 3). Every draw comes from
-    ``numpy.random.default_rng(seed)``.
+    same distribution (heavy tails included), no dependence on X (the null run,
+    book: dv-pit-edge). Every draw comes from ``numpy.random.default_rng(seed)`` through
+    :func:`draw_run`.
     """
     N = positive_int(N, "N")
     d = N if d is None else positive_int(d, "d")
@@ -249,23 +306,7 @@ def run_two_steps(N: int = 1000, d: int | None = None, n: int | None = None,
     check_fits_in_memory(estimate_run_bytes(N, d, n, batch, dt.itemsize),
                          f"a two-step run with N={N}, d={d}, n={n} ({batch} batch, {dt})")
     eta1, eta2 = step_size(N, alpha1, c1), step_size(N, alpha2, c2)
-
-    # Independent streams for each random object, so that changing the batch mode or the
-    # target leaves the initialization and the first batch unchanged.
-    s_target, s_net, s_b1, s_b2, s_null = np.random.default_rng(seed).spawn(5)
-    tgt = target if isinstance(target, Target) else make_target(target, d, s_target, noise)
-    if tgt.d != d:
-        raise ValueError(f"target has dimension {tgt.d} but d = {d}")
-    W0, a = init_network(N, d, s_net, dt)
-
-    def batch_of(rng):
-        X, y = tgt.sample(n, rng, dt)
-        if null_labels:  # same label distribution, independent of X
-            y = tgt.sample(n, s_null, dt)[1]
-        return X, y
-
-    X1, y1 = batch_of(s_b1)
-    X2, y2 = batch_of(s_b2) if batch == "fresh" else (None, None)
-    W1, W2 = two_step_update(W0, a, X1, y1, eta1, eta2, act, X2, y2)
-    return TwoStepRun(W0, W1, W2, a, X1, y1, X2, y2, tgt, act, eta1, eta2, alpha1, alpha2,
-                      batch, int(seed))
+    r = draw_run(N, d, n, target, seed, noise, dt, batch, null_labels)
+    W1, W2 = two_step_update(r.W0, r.a, r.X1, r.y1, eta1, eta2, act, r.X2, r.y2)
+    return TwoStepRun(r.W0, W1, W2, r.a, r.X1, r.y1, r.X2, r.y2, r.target, act, eta1, eta2,
+                      alpha1, alpha2, batch, int(seed))

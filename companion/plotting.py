@@ -34,13 +34,30 @@ PALETTE: dict[str, str] = {
     "accent": "#CC78BC",    # pink: a fourth series when needed
 }
 
-#: Activations, wherever several are compared (always with their own marker too).
+#: Activations, wherever several are compared (always with their own marker too): the one
+#: place of their colour, marker and names. ``label``: a legend entry; ``name``: the short
+#: name on axes, titles and in tables (mathtext); ``text``: the name in plain text (pages
+#: that are not drawn by matplotlib). :func:`activation_name` reads ``name``.
 ACTIVATION_STYLE: dict[str, dict] = {
-    "tanh": {"color": "#CA9161", "marker": "o", "label": r"$\tanh$ (odd)"},
-    "shifted_tanh": {"color": "#D55E00", "marker": "s", "label": r"$\tanh(z + 1/2)$"},
-    "gelu": {"color": "#56B4E9", "marker": "D", "label": "GELU"},
-    "relu": {"color": "#FBAFE4", "marker": "v", "label": "ReLU"},
+    "tanh": {"color": "#CA9161", "marker": "o", "label": r"$\tanh$ (odd)", "name": r"$\tanh$",
+             "text": "tanh"},
+    "shifted_tanh": {"color": "#D55E00", "marker": "s", "label": r"$\tanh(z + 1/2)$",
+                     "name": r"$\tanh(z + 1/2)$", "text": "tanh(z + 1/2)"},
+    "gelu": {"color": "#56B4E9", "marker": "D", "label": "GELU", "name": "GELU",
+             "text": "GELU"},
+    "relu": {"color": "#FBAFE4", "marker": "v", "label": "ReLU", "name": "ReLU",
+             "text": "ReLU"},
+    # the polynomial activation of the blow-up (chapter "Finite size, honestly")
+    "hermite:0,1,1,1": {"color": "#555555", "marker": "X",
+                        "label": "He1+He2/√2+He3/√6", "name": "He1+He2/√2+He3/√6",
+                        "text": "He1 + He2/√2 + He3/√6"},
 }
+
+
+def activation_name(activation: str) -> str:
+    """The short name of an activation on axes and titles (``ACTIVATION_STYLE[...]["name"]``;
+    the activation's own string for one without a style)."""
+    return ACTIVATION_STYLE.get(activation, {}).get("name", activation)
 
 #: The spike terms k = 0, 1, 2, 3, 4 (left vector a^{o(k+1)}): dark to light, one marker each.
 TERM_STYLE: tuple[dict, ...] = (
@@ -203,7 +220,8 @@ def spectrum_histogram(ax, singular_values: Sequence[float], phi: float,
     histogram bins cover only the values up to the edge (an outlier far away does not
     widen the bins of the bulk), and the values beyond it are drawn as diamonds on the x
     axis with their count in the legend. When outliers sit far beyond the bulk
-    (eta ~ N^alpha), a log x axis (``ax.set_xscale("log")``) keeps both readable. Returns the number of values beyond ``outliers_edge`` (0 if None).
+    (eta ~ N^alpha), a log x axis (``ax.set_xscale("log")``) keeps both readable. Returns the
+    number of values beyond ``outliers_edge`` (0 if None).
     """
     s = np.sort(np.asarray(singular_values, dtype=float))
     color = PALETTE["null"] if color is None else color

@@ -12,7 +12,6 @@ function that draws one draws all three.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator
 
@@ -140,8 +139,3 @@ def bootstrap_interval(values, level: float = 0.95, draws: int = 2000, seed: int
     stats = np.array([statistic(v[i], axis=0) for i in idx])
     tail = 100 * (1 - level) / 2
     return np.percentile(stats, tail, axis=0), np.percentile(stats, 100 - tail, axis=0)
-
-
-def to_json(runs: Runs) -> str:
-    """The parameters and seeds of ``runs`` as JSON (results are stored separately)."""
-    return json.dumps([{"params": r.params, "seed": int(r.seed)} for r in runs])

@@ -1,25 +1,33 @@
 """One simulation summarized as plain numbers: what the command line prints and what a
-chapter can tabulate (SPEC sections 3 and 4)."""
+chapter can tabulate (book: dv-exponents, dv-census)."""
 
 from __future__ import annotations
 
+import inspect
 import time
 
 import numpy as np
 
 from .alignment import cos2_with_directions, subspace_projection
+from .finite_n import predicted_terms
 from .network import run_two_steps
 from .spectra import count_outliers, mp_edges, top_singular, top_singular_each
-from .spikes import spike_census
+from .spikes import K_POWERS, TOP, off_powers_edge, spike_census, spike_records
 from .theory import first_direction_alignment, is_learnable, lambda_count, n_spikes
 
 TOP_K = 8
+#: the defaults of a run: those of :func:`companion.run_two_steps`, the one place they are set
+#: (the command line's and :func:`simulate`'s defaults are read from here)
+RUN_DEFAULTS = {name: p.default for name, p in inspect.signature(run_two_steps).parameters.items()
+                if p.default is not inspect.Parameter.empty}
+_D = RUN_DEFAULTS
 
 
-def simulate(N: int = 2000, d: int | None = None, n: int | None = None, alpha1: float = 0.35,
-             alpha2: float = 0.45, batch: str = "reused", activation="tanh", target="he1+he3",
-             noise: float = 0.0, seed: int = 0, dtype=np.float64, null: bool = False,
-             top_k: int = TOP_K, c1: float = 1.0, c2: float = 1.0) -> dict:
+def simulate(N: int = _D["N"], d: int | None = None, n: int | None = None,
+             alpha1: float = _D["alpha1"], alpha2: float = _D["alpha2"], batch: str = _D["batch"],
+             activation=_D["activation"], target=_D["target"], noise: float = _D["noise"],
+             seed: int = _D["seed"], dtype=np.float64, null: bool = False,
+             top_k: int = TOP_K, c1: float = _D["c1"], c2: float = _D["c2"]) -> dict:
     """Run two steps and summarize them (every number rounded to 6 significant digits).
 
     Keys: ``parameters``; ``singular_values`` (``W0``, ``W1``, ``W2``: top ``top_k``);
@@ -32,6 +40,16 @@ def simulate(N: int = 2000, d: int | None = None, n: int | None = None, alpha1: 
     ``alignment`` (``top_vector_cos2`` and ``top4_projection``, one number per target
     direction in the order of the target string, and ``chance`` = 4/d);
     ``theory`` (first-direction alignment predictions and learnability per direction);
+    ``spikes``: one record per spike of W2 (:func:`companion.spikes.spike_records`: its
+    order ``k``, singular ``value``, separate ``strength``, its ``weight`` on the powers of a
+    and ``cos2``, one number per target direction), counted against the null run's edge with
+    ``null=True`` (then also ``null_spikes``, the null run's own spikes against the same
+    edge and ``edge_spikes``, W2's singular values on the powers of a that the count leaves
+    out, below the edge: what a term at the edge carries) and against W2's own edge off the
+    powers of a (``spike_edge``) without it;
+    each record also has ``strength_predicted``, the finite-N prediction of that term's
+    separate strength (:func:`companion.finite_n.predicted_terms`, book: ts-conj-finite-n;
+    ``None`` for a fresh batch or an activation with a kink, where it is not derived);
     ``seconds``.
     """
     t0 = time.perf_counter()
@@ -71,12 +89,44 @@ def simulate(N: int = 2000, d: int | None = None, n: int | None = None, alpha1: 
         null_run = run_two_steps(N=N, d=d, n=n, alpha1=alpha1, alpha2=alpha2, batch=batch,
                                  activation=activation, target=tgt, noise=noise, seed=seed,
                                  dtype=dtype, c1=c1, c2=c2, null_labels=True)
-        census = spike_census(run.W2, run.a, null_run.W2)
-        out["singular_values"]["W2_null"] = _r(top_singular(null_run.W2, top_k)[1])
+        census = spike_census(run.W2, run.a, null_run.W2, W0=run.W0,
+                              directions=tgt.directions)
+        del null_run
+        out["singular_values"]["W2_null"] = _r(census["s_null"][:top_k])
         out["null_bulk_edge"] = _r(census["edge"])
         out["n_outliers"]["W2_vs_null"] = census["count"]
+        out["spikes"] = _records(census["spikes"])
+        out["null_spikes"] = _records(census["null_spikes"])
+        out["edge_spikes"] = _records(spike_records(run.W2 - run.W0, run.a, tgt.directions,
+                                                    census["edge"], census["triplets"],
+                                                    uncounted=True))
+    else:
+        edge_self = off_powers_edge(run.W2, run.a)
+        out["spike_edge"] = _r(edge_self)
+        out["spikes"] = _records(spike_records(run.W2 - run.W0, run.a, tgt.directions,
+                                               edge_self, top_singular(run.W2, TOP)))
+    for key, is_null in (("spikes", False), ("edge_spikes", False), ("null_spikes", True)):
+        predicted = _predicted(run, batch, c1, c2, is_null) if key in out else None
+        for rec in out.get(key, []):
+            rec["strength_predicted"] = None if predicted is None else _r(predicted[rec["k"]])
     out["seconds"] = round(time.perf_counter() - t0, 2)
     return out
+
+
+def _predicted(run, batch: str, c1: float, c2: float, null: bool):
+    """Predicted separate strengths of the terms k = 0..K_POWERS-1 of the run or of its
+    null run (None where not derived: fresh batch, activation with a kink)."""
+    if batch != "reused" or not run.activation.smooth:
+        return None
+    # 12 nodes per dimension of a sample: the strengths within 0.6% of 30 (cos^2 not needed)
+    return predicted_terms(run.N, run.alpha1, run.alpha2, run.activation, run.target,
+                           K=K_POWERS, psi=run.n / run.d, c1=c1, c2=c2, null=null,
+                           sample_nodes=12)["strength"]
+
+
+def _records(records: list[dict]) -> list[dict]:
+    """Spike records with every number rounded (:func:`_r`)."""
+    return [{key: (v if key == "k" else _r(v)) for key, v in rec.items()} for rec in records]
 
 
 def _r(x, digits: int = 6):

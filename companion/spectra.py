@@ -1,4 +1,5 @@
-"""Spectra of the weights: singular values, the Marchenko-Pastur bulk, outliers (SPEC 3.1, 3.2, 5).
+"""Spectra of the weights: singular values, the Marchenko-Pastur bulk, outliers
+(book: dv-spiked-rectangular, dv-census).
 
 W0 (N x d, entries N(0, 1/d)) has its singular values in
 [|1 - sqrt(phi)|, 1 + sqrt(phi)], phi = N/d (Marchenko-Pastur). The updates add spikes on top
@@ -43,7 +44,7 @@ def singular_values(W, k: int | None = None, method: str = "gram") -> np.ndarray
     W = finite_array(W, "W", 2)
     if k is not None:
         return top_singular(W, k)[1]
-    import scipy.linalg     # here, not at the top: its import costs 0.3 s of every start-up
+    import scipy.linalg  # here, not at the top: its import costs 0.3 s of every start-up
 
     choice(method, "method", SINGULAR_VALUE_METHODS)
     if method == "lapack" or min(W.shape) == 0:
@@ -77,7 +78,7 @@ def gram_bytes(N: int, d: int) -> int:
 
 def mp_edges(phi: float) -> tuple[float, float]:
     """Bulk edges of the singular values of an N x d matrix with iid N(0, 1/d) entries,
-    phi = N/d: (|1 - sqrt(phi)|, 1 + sqrt(phi)) (SPEC section 3.1)."""
+    phi = N/d: (|1 - sqrt(phi)|, 1 + sqrt(phi)) (book: dv-spiked-rectangular)."""
     phi = positive_real(phi, "phi")
     return abs(1.0 - np.sqrt(phi)), 1.0 + np.sqrt(phi)
 
@@ -104,7 +105,7 @@ def mp_singular_value_density(s, phi: float) -> np.ndarray:
 def count_outliers(s, edge: float, margin: float = 0.02) -> int:
     """Number of singular values above ``edge * (1 + margin)``.
 
-    Against the Marchenko-Pastur edge this count is unreliable at finite N (SPEC pitfall 3):
+    Against the Marchenko-Pastur edge this count is unreliable at finite N (book: dv-pit-edge):
     the updates also widen the bulk. Prefer :func:`count_outliers_against_null` or the
     left-vector diagnostics of :mod:`companion.alignment`.
     """
@@ -113,7 +114,7 @@ def count_outliers(s, edge: float, margin: float = 0.02) -> int:
 
 
 def count_outliers_against_null(s, s_null, skip: int = 1, margin: float = 0.02) -> int:
-    """Number of singular values above a null run's edge (SPEC pitfall 3).
+    """Number of singular values above a null run's edge (book: dv-pit-edge).
 
     The null run has the same sizes and step sizes and labels of the same distribution
     (heavy tails included) but independent of x. Its own top ``skip`` singular values are

@@ -1,12 +1,12 @@
 """The spikes of the updated weights: how strong each term is, and which singular values are
-outliers made by it (SPEC 3.2 and pitfall 3).
+outliers made by it (book: dv-census, dv-pit-edge).
 
-After two steps, W2 - W0 ~ a ubar^T + sum_k C_k a^{o(k+1)} v_k^T (companion derivation, SPEC
-3.2): the spike of order k has its left singular vector on the entrywise power a^{o(k+1)}.
-Those powers are not orthogonal, so everything here works with their Gram-Schmidt
+After two steps, W2 - W0 ~ a ubar^T + sum_k C_k a^{o(k+1)} v_k^T (companion derivation,
+book: dv-expansion): the spike of order k has its left singular vector on the entrywise power
+a^{o(k+1)}. Those powers are not orthogonal, so everything here works with their Gram-Schmidt
 orthonormalization q_1, q_2, ... (:func:`companion.a_power_basis`).
 
-Counting outliers against the Marchenko-Pastur edge at one N misleads (pitfall 3): the
+Counting outliers against the Marchenko-Pastur edge at one N misleads (book: dv-pit-edge): the
 updates widen the bulk, and heavy-tailed labels push single-sample outliers out of it. The
 census here therefore
 
@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .alignment import a_power_basis
+from .alignment import a_power_basis, cos2_with_directions
 from .spectra import top_singular
 from .validation import finite_array, positive_int, positive_real
 
@@ -40,7 +40,7 @@ TOP = 12
 
 
 def separate_strengths(delta, a, K: int) -> np.ndarray:
-    """Strength of each spike term as a *separate* outlier (companion's diagnostic, SPEC 3.2).
+    """Strength of each spike term as a *separate* outlier (book: dv-separate-strengths).
 
     With q_1..q_K the Gram-Schmidt powers of a, the rows r_j = q_j^T Delta are the terms of
     :func:`companion.term_sizes`. Part of a higher term's row can be parallel (in R^d) to the
@@ -48,7 +48,7 @@ def separate_strengths(delta, a, K: int) -> np.ndarray:
     can make its own outlier is the norm of the part of r_j orthogonal to the span of
     r_1..r_{j-1} (least squares, so that a zero row removes nothing). For N = d a rank-one
     term of strength theta leaves the W0 bulk iff theta > 1, at theta + 1/theta
-    (Benaych-Georges & Nadakuditi 2012; SPEC 3.1).
+    (Benaych-Georges & Nadakuditi 2012; book: dv-threshold).
     """
     R = a_power_basis(a, positive_int(K, "K")).T @ finite_array(delta, "delta", 2)
     out = np.empty(len(R))
@@ -91,14 +91,66 @@ def count_spikes(s, weights, edge: float, margin: float = MARGIN,
                       & (w >= min_weight)))
 
 
-def spike_census(W2, a, W2_null, K: int = K_POWERS, top: int = TOP) -> dict:
+def spike_census(W2, a, W2_null, K: int = K_POWERS, top: int = TOP, W0=None,
+                 directions=None) -> dict:
     """Spikes of ``W2`` counted against the null run ``W2_null`` (same a): the top ``top``
     singular values ``s``, their ``weights`` (top, K) on the powers of a (:func:`power_weights`),
     the null run's ``edge`` (:func:`off_powers_edge`), the run's own ``edge_self`` (the same
     for W2), and ``count`` (:func:`count_spikes`). The first spike (order k = 0) is counted:
-    with every order present, 1 + Lambda is the prediction."""
-    U, s, _ = top_singular(W2, top)
+    with every order present, 1 + Lambda is the prediction.
+
+    With ``W0`` (the initial weights, shared by the run and its null run) and ``directions``
+    (the target directions as rows), also ``spikes`` and ``null_spikes``: one record per
+    counted spike of W2 and of the null run, against the same edge (:func:`spike_records`),
+    ``s_null``, the null run's top ``top`` singular values, and ``triplets``, W2's (U, s, Vt).
+    """
+    U, s, Vt = top_singular(W2, top)
     weights = power_weights(U, a, K)
     edge = off_powers_edge(W2_null, a, K)
-    return {"s": s, "weights": weights, "edge": edge, "edge_self": off_powers_edge(W2, a, K),
-            "count": count_spikes(s, weights.sum(axis=1), edge)}
+    out = {"s": s, "weights": weights, "edge": edge, "edge_self": off_powers_edge(W2, a, K),
+           "count": count_spikes(s, weights.sum(axis=1), edge)}
+    if (W0 is None) != (directions is None):
+        raise ValueError("W0 and directions must be given together (for the spike records)")
+    if W0 is not None:
+        out["triplets"] = (U, s, Vt)
+        out["spikes"] = spike_records(W2 - W0, a, directions, edge, (U, s, Vt), K)
+        null_triplets = top_singular(W2_null, top)
+        out["s_null"] = null_triplets[1]
+        out["null_spikes"] = spike_records(W2_null - W0, a, directions, edge, null_triplets, K)
+    return out
+
+
+def spike_records(delta, a, directions, edge: float, triplets, K: int = K_POWERS,
+                  margin: float = MARGIN, min_weight: float = MIN_WEIGHT,
+                  uncounted: bool = False) -> list[dict]:
+    """What each counted spike is (companion's census; book: dv-census, dv-expansion): one dict per
+    singular value of W2 = W0 + ``delta`` that :func:`count_spikes` counts against ``edge``,
+    in decreasing order, with
+
+    * ``k``: the order of the term that made it, the power q_{k+1} of a its left vector
+      leans on most (argmax of :func:`power_weights`), and ``weight``, its weight on all K
+      powers;
+    * ``value``: the singular value; ``strength``: :func:`separate_strengths` of ``delta``
+      for that order (the part of term k that can make an outlier of its own);
+    * ``cos2``: cos^2 of its right singular vector with each target direction (rows of
+      ``directions``, in the order of the target string): what the spike learned.
+
+    ``triplets`` = (U, s, Vt) of W2 (:func:`companion.top_singular`). Two counted spikes can
+    share an order (a term split between them, or a heavy-tailed outlier leaning on a power):
+    each is listed. ``uncounted=True`` lists instead the singular values on the powers of a
+    (weight >= ``min_weight``) that the count leaves out, below the edge and its margin: a
+    term at the edge still shows what it carries (E12's k = 2 spike at N = 2048).
+    """
+    U, s, Vt = triplets
+    weights = power_weights(U, a, K)
+    on = weights.sum(axis=1)
+    edge = positive_real(edge, "edge") * (1.0 + positive_real(margin, "margin", allow_zero=True))
+    strengths = separate_strengths(delta, a, K)
+    cos2 = cos2_with_directions(Vt, directions)
+    out = []
+    for i in range(len(s)):
+        if on[i] >= min_weight and (s[i] > edge) != uncounted:
+            k = int(np.argmax(weights[i]))
+            out.append({"k": k, "value": float(s[i]), "strength": float(strengths[k]),
+                        "weight": float(on[i]), "cos2": [float(c) for c in cos2[i]]})
+    return out

@@ -1,4 +1,4 @@
-"""The stored paper-scale runs: the one reader, and the switch (SPEC section 4).
+"""The stored paper-scale runs: the one reader, and the switch (book: reg-experiments).
 
 ``python -m companion reproduce --scale paper`` writes, per experiment, ``<id>.npz`` (every
 run: parameters, seed and result arrays), a tidy ``<id>.csv`` and a ``<id>.json`` sidecar.

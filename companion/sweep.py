@@ -19,6 +19,7 @@ from .cache import ResultCache
 from .experiments import Experiment
 from .runs import Run, Runs
 
+
 def _compute_unit(unit, params: dict, seed: int, blas_threads: int | None):
     """Worker entry point: ``unit(**params, seed=seed)`` with at most ``blas_threads`` BLAS
     threads (so that K workers on a C-core machine do not fight over the cores)."""

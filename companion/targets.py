@@ -1,4 +1,4 @@
-"""Data and multi-index targets (SPEC section 1).
+"""Data and multi-index targets (book: dv-model).
 
 ``y = sum_k g_k(<beta*_k, x>) + eps`` with Gaussian inputs x ~ N(0, I_d), orthonormal
 directions beta*_k and label noise eps ~ N(0, sigma_eps^2). Link functions by name:
@@ -41,7 +41,8 @@ class Link:
         return gaussian_expectation(lambda z: self.g(z) ** p)
 
     def z_moment(self, p: int) -> float:
-        """E[zeta g(zeta)^p]; the reused second step sees beta* through these (SPEC 3.3)."""
+        """E[zeta g(zeta)^p]; the reused second step sees beta* through these
+        (book: dv-learnability)."""
         return gaussian_expectation(lambda z: z * self.g(z) ** p)
 
     def information_exponent(self, max_order: int = 8, tol: float = 1e-9) -> float:
@@ -106,7 +107,7 @@ def _moments_of_sum(moment_lists: Sequence[Sequence[float]], p_max: int) -> np.n
 
 @dataclass(frozen=True)
 class Target:
-    """Multi-index target y = sum_k g_k(<beta*_k, x>) + eps (SPEC section 1).
+    """Multi-index target y = sum_k g_k(<beta*_k, x>) + eps (book: dv-model).
 
     ``directions`` holds the orthonormal beta*_k as rows (K x d), in the order of the
     target string.
@@ -118,7 +119,7 @@ class Target:
 
     @property
     def name(self) -> str:
-        return "+".join(l.name for l in self.links)
+        return "+".join(link.name for link in self.links)
 
     @property
     def d(self) -> int:
@@ -127,7 +128,7 @@ class Target:
     @property
     def mu_star(self) -> np.ndarray:
         """mu*_k = E[z_k y] = E[z g_k(z)] for each direction."""
-        return np.array([l.mu_star for l in self.links])
+        return np.array([link.mu_star for link in self.links])
 
     @property
     def second_moment(self) -> float:
@@ -136,7 +137,8 @@ class Target:
 
     def y_moments(self, p_max: int) -> np.ndarray:
         """Raw moments E y^p, p = 0..p_max."""
-        lists = [[l.moment(q) if q else 1.0 for q in range(p_max + 1)] for l in self.links]
+        lists = [[link.moment(q) if q else 1.0 for q in range(p_max + 1)]
+                 for link in self.links]
         if self.noise > 0:
             gauss = [0.0 if q % 2 else float(np.prod(np.arange(q - 1, 0, -2))) * self.noise ** q
                      for q in range(p_max + 1)]
@@ -175,7 +177,7 @@ class Target:
 def make_target(spec="he1", d: int = 1000, rng: np.random.Generator | None = None,
                 noise: float = 0.0) -> Target:
     """Build a :class:`Target` from a spec (``"he1+he3"``, a callable, or a list of either)
-    with random orthonormal directions drawn from ``rng`` (SPEC section 1)."""
+    with random orthonormal directions drawn from ``rng`` (book: dv-model)."""
     d = positive_int(d, "d")
     noise = positive_real(noise, "noise", allow_zero=True)
     links = _parse_links(spec)

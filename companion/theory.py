@@ -1,12 +1,13 @@
-"""The theory's predictions (SPEC section 3), as plain functions of the parameters.
+"""The theory's predictions as plain functions of the parameters
+(book: dv-sec-one-step, dv-sec-two-steps, dv-sec-reuse).
 
-What the paper states (abstract and summary, SPEC section 0): W2 is a spiked random matrix
+What the paper states (book: dv-paper-two-steps, dv-paper-reuse): W2 is a spiked random matrix
 whose outliers are learned directions, their number is set by
 Lambda(alpha1, alpha2) = min(L - 1, floor(alpha2 / (1/2 - alpha1))) (L: "the degree of the
 polynomial expansion"); alpha1 + alpha2 < 1/2 makes two steps act as one; fresh batches
 learn only information-exponent-one directions, reused batches can learn more "provided
 that alpha1, alpha2 are chosen properly".
-What the companion derives (from the predecessors' mechanism, SPEC 3.1-3.3) and reads into
+What the companion derives (from the predecessors' mechanism, book: dv-expansion) and reads into
 it: Lambda counts the spike terms k = 1..Lambda beyond the first spike, so 1 + Lambda
 outliers in all when every term exists; an odd activation keeps only the even orders
 (:func:`n_spikes`); the spike exponents, the spiked-rectangular one-step formulas, the
@@ -37,7 +38,7 @@ _MOMENT_TOL = 1e-8
 
 def lambda_count(alpha1: float, alpha2: float, L: int | None = None) -> int:
     """Lambda(alpha1, alpha2) = min(L - 1, floor(alpha2 / (1/2 - alpha1))) (the paper's
-    formula: abstract and summary; SPEC 3.2). The summary calls it "the number of these
+    formula: abstract and summary; book: dv-exponents). The summary calls it "the number of these
     outliers"; the companion's derivation reads it as the number of spike terms k = 1..Lambda
     beyond the first spike (:func:`n_spikes`).
 
@@ -66,7 +67,7 @@ def phase_line(alpha1: float, alpha2: float, tol: float = 1e-6) -> int | None:
 
 def term_exists(k: int, activation="tanh", batch: str = "reused") -> bool:
     """Whether the spike term of order k has a nonzero leading coefficient, whatever its size
-    (companion derivation, SPEC 3.2). k = 0 (the first spike, m_1) always counts as present.
+    (book: dv-parity). k = 0 (the first spike, m_1) always counts as present.
 
     With a fresh batch term k carries the factor m_{k+1} = E sigma^(k+1)(zeta); with a reused
     batch it carries m_{k+1} and the kappa_{k,r} = E[sigma^(k+1) sigma'^r], r = 1..k. For an
@@ -99,7 +100,7 @@ def _relative(moment: float, integrand, act) -> float:
 def present_terms(alpha1: float, alpha2: float, activation="tanh",
                   batch: str = "reused") -> list[int]:
     """Orders k = 1..Lambda whose spike term exists (:func:`term_exists`): the spikes the
-    second step adds for this activation (companion derivation, SPEC 3.2). Lambda is capped
+    second step adds for this activation (book: dv-parity). Lambda is capped
     by the degree of a polynomial activation."""
     act = get_activation(activation)
     lam = lambda_count(alpha1, alpha2, act.degree)
@@ -107,8 +108,9 @@ def present_terms(alpha1: float, alpha2: float, activation="tanh",
 
 
 def n_spikes(alpha1: float, alpha2: float, activation="tanh", batch: str = "reused") -> int:
-    """Outliers of W2 in all that the companion's derivation predicts (SPEC 3.2): the first
-    spike (left vector a) plus one per existing term k = 1..Lambda (:func:`present_terms`).
+    """Outliers of W2 in all that the companion's derivation predicts
+    (book: dv-exponents, dv-parity): the first spike (left vector a) plus one per existing
+    term k = 1..Lambda (:func:`present_terms`).
 
     With an activation that has every order (tanh(z + 1/2), GELU with a reused batch) this is
     1 + Lambda; with an odd one (tanh, erf) only the even orders exist: 1 + floor(Lambda/2).
@@ -133,7 +135,7 @@ def phase_region(alpha1: float, alpha2: float, L: int | None = None) -> str:
 
 
 def spike_exponent(alpha1: float, alpha2: float, k: int) -> float:
-    """Growth exponent of the k-th spike term of W2 (companion derivation, SPEC 3.2):
+    """Growth exponent of the k-th spike term of W2 (book: dv-exponents):
     its operator norm scales as N^(alpha2 - k (1/2 - alpha1)) for k >= 1; the first spike
     (k = 0) grows as N^max(alpha1, alpha2)."""
     alpha1 = alpha_exponent(alpha1, "alpha1")
@@ -147,7 +149,8 @@ def spike_exponent(alpha1: float, alpha2: float, k: int) -> float:
 
 def spiked_rectangular(theta: float, N: int, d: int) -> dict:
     """Top singular value and squared overlaps of W0 + theta u v^T, W0 (N x d) with entries
-    N(0, 1/d), u in R^N and v in R^d unit vectors (Benaych-Georges & Nadakuditi 2012; SPEC 3.1).
+    N(0, 1/d), u in R^N and v in R^d unit vectors (Benaych-Georges & Nadakuditi 2012;
+    book: dv-spiked-rectangular).
 
     Returns ``s1``, ``left_overlap2`` (|<u1, u>|^2), ``right_overlap2`` (|<v1, v>|^2) and
     ``detectable`` (theta above the threshold). Below the threshold s1 sticks to the bulk
@@ -177,22 +180,24 @@ def spiked_rectangular(theta: float, N: int, d: int) -> dict:
 def one_step_theta(eta: float, m1: float, mu_star, second_moment: float, psi: float = 1.0,
                    a_norm: float = 1.0) -> float:
     """Spike strength of one step: theta = eta m1 ||a|| ||u1|| with
-    ||u1||^2 -> ||mu*||^2 + E[y^2] / psi (SPEC 3.1)."""
+    ||u1||^2 -> ||mu*||^2 + E[y^2] / psi (book: dv-one-step-spike)."""
     mu2 = float(np.sum(np.square(mu_star)))
     return abs(eta * m1) * a_norm * math.sqrt(mu2 + second_moment / psi)
 
 
 def u1_alignment(mu_star, second_moment: float, psi: float = 1.0) -> np.ndarray:
-    """cos^2(u1, beta*_k) -> mu*_k^2 / (||mu*||^2 + E[y^2]/psi), u1 = X^T y / n (SPEC 3.1)."""
+    """cos^2(u1, beta*_k) -> mu*_k^2 / (||mu*||^2 + E[y^2]/psi), u1 = X^T y / n
+    (book: dv-one-step-spike)."""
     mu = np.atleast_1d(np.asarray(mu_star, float))
     return mu ** 2 / (np.sum(mu ** 2) + second_moment / psi)
 
 
 def one_step_prediction(eta: float, target: Target, activation="tanh", N: int = 1000,
                         d: int | None = None, n: int | None = None, a_norm: float = 1.0) -> dict:
-    """The one-step update W1 = W0 + eta G(W0) as a spiked rectangular matrix (SPEC 3.1):
-    ``theta``, ``s1``, ``left_overlap2`` (with a/||a||), ``right_overlap2`` (with u1/||u1||)
-    and ``cos2`` (top right singular vector with each beta*_k)."""
+    """The one-step update W1 = W0 + eta G(W0) as a spiked rectangular matrix
+    (book: dv-one-step-spike): ``theta``, ``s1``, ``left_overlap2`` (with a/||a||),
+    ``right_overlap2`` (with u1/||u1||) and ``cos2`` (top right singular vector with each
+    beta*_k)."""
     d = N if d is None else d
     n = N if n is None else n
     act = get_activation(activation)
@@ -207,7 +212,7 @@ def one_step_prediction(eta: float, target: Target, activation="tanh", N: int = 
 def first_direction_alignment(batch: str, mu_star, second_moment: float, psi: float = 1.0,
                               eta1: float = 1.0, eta2: float = 1.0) -> np.ndarray:
     """Limit of cos^2(top right singular vector of W2, beta*_k) when the first spike diverges
-    (alpha > 0), companion derivation (SPEC 3.3):
+    (alpha > 0), companion derivation (book: dv-first-direction):
 
     reused: mu_k^2 / (||mu||^2 + E[y^2]/psi)   (the first spike is along u1);
     fresh:  (eta1+eta2)^2 mu_k^2 / ((eta1+eta2)^2 ||mu||^2 + (eta1^2+eta2^2) E[y^2]/psi)
@@ -224,8 +229,8 @@ def first_direction_alignment(batch: str, mu_star, second_moment: float, psi: fl
 
 def is_learnable(target: Target, k: int, batch: str, alpha1: float, alpha2: float,
                  activation="tanh", tol: float = 1e-8) -> bool | None:
-    """Whether direction beta*_k of ``target`` is learned by two steps (SPEC 3.3); ``None``
-    where the theory makes no prediction.
+    """Whether direction beta*_k of ``target`` is learned by two steps (book: dv-learnability);
+    ``None`` where the theory makes no prediction.
 
     The paper states: fresh batches learn only information-exponent-one directions
     (mu*_k != 0); reused batches can learn directions of higher exponent for suitable alphas.

@@ -33,7 +33,7 @@ def seed_list(seeds) -> list[int]:
 
 
 def alpha_exponent(value, name: str) -> float:
-    """Step-size exponents live in [0, 1/2) (paper abstract; SPEC section 2)."""
+    """Step-size exponents live in [0, 1/2) (book: dv-paper-two-steps)."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise ValueError(f"{name} must be a number in [0, 1/2), got {value!r}")
     value = float(value)

@@ -1,4 +1,4 @@
-"""Gaussian moments m_j and kappa_{k,r} (SPEC section 1): closed forms and Monte Carlo."""
+"""Gaussian moments m_j and kappa_{k,r} (book: dv-moments): closed forms and Monte Carlo."""
 
 from math import factorial, sqrt
 
@@ -52,7 +52,7 @@ def test_relu_and_erf_moments():
     relu = cp.get_activation("relu")
     assert relu.m(1) == pytest.approx(0.5, abs=1e-10)
     assert relu.m(2) == pytest.approx(1 / sqrt(2 * np.pi), abs=1e-10)
-    assert relu.kappa(2, 2) == 0.0  # no smooth higher derivatives (SPEC 3.3)
+    assert relu.kappa(2, 2) == 0.0  # no smooth higher derivatives (book: dv-moments)
     erf = cp.get_activation("erf")
     # E erf'(z) = 2/sqrt(pi) E exp(-z^2) = 2/sqrt(3 pi)
     assert erf.m(1) == pytest.approx(2 / sqrt(3 * np.pi), rel=1e-10)

@@ -1,4 +1,4 @@
-"""Alignment measures (SPEC 3.2, 3.3)."""
+"""Alignment measures (book: dv-census)."""
 
 import numpy as np
 import pytest
@@ -33,7 +33,7 @@ def test_a_power_basis_is_orthonormal_and_cos_a_a3():
     np.testing.assert_allclose(Q.T @ Q, np.eye(4), atol=1e-10)
     assert Q[:, 0] @ a > 0
     a3 = a ** 3
-    # SPEC 3.2: |cos(a, a^{o3})| -> 3 / sqrt(15)
+    # book: dv-sec-census, |cos(a, a^{o3})| -> 3 / sqrt(15)
     assert abs(a @ a3) / (np.linalg.norm(a) * np.linalg.norm(a3)) == pytest.approx(3 / np.sqrt(15),
                                                                                    abs=0.01)
 

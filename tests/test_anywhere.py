@@ -28,7 +28,6 @@ them. The times they measure are printed at the end of the session.
 from __future__ import annotations
 
 import concurrent.futures
-
 import json
 import re
 import shutil

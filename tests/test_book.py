@@ -467,7 +467,8 @@ def _build_inputs() -> list[Path]:
     inputs += sorted((ROOT / "book" / "_ext").glob("*.py"))
     inputs += [_source(stem) for stem in TOC]
     inputs += sorted((ROOT / "companion").rglob("*.py"))
-    inputs += sorted((ROOT / "_mathjax").glob("*"))
+    inputs += sorted((ROOT / "companion" / "explorer_page").glob("*"))
+    inputs += sorted((ROOT / "_mathjax").glob("*")) + sorted((ROOT / "_css").glob("*"))
     return [p for p in inputs if p.exists()]
 
 

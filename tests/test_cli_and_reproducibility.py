@@ -33,6 +33,15 @@ def test_cli_json_has_the_documented_keys():
     assert out["bulk_edge"] == pytest.approx(2.0)
     # the He_1 direction dominates the top singular vector
     assert out["alignment"]["top_vector_cos2"][0] > 0.2
+    # every counted spike with its order, value, strength and content; the first is k = 0
+    assert len(out["spikes"]) == out["n_outliers"]["W2_vs_null"] >= 1
+    for rec in out["spikes"] + out["null_spikes"]:
+        assert set(rec) >= {"k", "value", "strength", "cos2", "strength_predicted"}
+        assert len(rec["cos2"]) == 2 and 0 <= rec["k"] < 5
+    assert out["spikes"][0]["k"] == 0 and out["spikes"][0]["cos2"][0] > 0.2
+    assert out["spikes"][0]["value"] == out["singular_values"]["W2"][0]
+    edge = out["null_bulk_edge"] * 1.02
+    assert all(r["value"] <= edge < s["value"] for r in out["edge_spikes"] for s in out["spikes"])
 
 
 def test_cli_table_and_help():
@@ -123,3 +132,18 @@ def test_simulate_null_counts_spikes_as_the_stored_experiment_does():
         assert out["n_spikes_theory"] == int(sel[0]["n_spikes_theory"])
         checked += 1
     assert checked >= 2
+
+
+def test_command_line_defaults_are_those_of_run_two_steps():
+    """One place sets a run's defaults: run_two_steps; simulate and the command line read them."""
+    import inspect
+
+    from companion.cli import build_parser
+    from companion.simulate import simulate
+
+    run = {k: p.default for k, p in inspect.signature(cp.run_two_steps).parameters.items()}
+    sim = {k: p.default for k, p in inspect.signature(simulate).parameters.items()}
+    args = vars(build_parser().parse_args(["simulate"]))
+    for key in ("N", "alpha1", "alpha2", "batch", "activation", "target", "noise", "seed",
+                "c1", "c2"):
+        assert args[key] == sim[key] == run[key], key

@@ -111,7 +111,8 @@ def test_solutions_are_exactly_the_tagged_cells(stem):
         if inside and "{exercise}" in text:
             wrong.append(f"cell {i}: an exercise shares a cell with a solution")
         if "{solution-end}" in text:
-            if not text.rstrip().endswith("```") or text.rstrip().split("{solution-end}")[1].count("```") != 1:
+            tail = text.rstrip().split("{solution-end}")[1]
+            if not text.rstrip().endswith("```") or tail.count("```") != 1:
                 wrong.append(f"cell {i} has text after its solution-end")
             inside = False
     assert not wrong, f"{stem}: " + "; ".join(wrong)

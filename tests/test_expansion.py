@@ -1,4 +1,4 @@
-"""The companion's leading-order expansion (companion/expansion.py, SPEC 3.2): the
+"""The companion's leading-order expansion (companion/expansion.py, book: dv-expansion): the
 leave-one-out field against a direct computation of the pre-activation change."""
 
 import numpy as np

@@ -1,6 +1,6 @@
-"""Tests of companion.experiments.one_step (chapter "One step: a rank-one spike"; SPEC 3.1,
-E1, E2 and the chapter's own checks). Small sizes (N = 100 to 400): each test runs in about
-a second."""
+"""Tests of companion.experiments.one_step (chapter "One step: a rank-one spike";
+book: dv-one-step-spike, E1, E2 and the chapter's own checks). Small sizes (N = 100 to 400): each
+test runs in about a second."""
 
 import numpy as np
 import pytest
@@ -20,6 +20,26 @@ def test_draw_matches_run_two_steps():
     np.testing.assert_array_equal(draw.X, run.X1)
     np.testing.assert_allclose(draw.W1(1.5), run.W1, rtol=1e-12, atol=1e-14)
     np.testing.assert_allclose(draw.u1, run.X1.T @ run.y1 / 100)
+
+
+def test_one_seeding_path(monkeypatch):
+    """draw_one_step and run_two_steps both draw through network.draw_run, and no other module
+    splits a seed into a run's streams by hand (edit one copy and "the same W0 in every
+    chapter" would break silently)."""
+    from pathlib import Path
+
+    from companion import network
+
+    calls, real = [], network.draw_run
+    monkeypatch.setattr(network, "draw_run", lambda *a, **k: calls.append("two") or real(*a, **k))
+    monkeypatch.setattr(ex, "draw_run", lambda *a, **k: calls.append("one") or real(*a, **k))
+    ex.draw_one_step(40, seed=1)
+    cp.run_two_steps(40, seed=1)
+    assert calls == ["one", "two"]
+    package = Path(cp.__file__).parent
+    spawning = sorted(str(p.relative_to(package)) for p in package.rglob("*.py")
+                      if ".spawn(" in p.read_text())
+    assert spawning == ["network.py"]
 
 
 def test_gradient_is_rank_one_plus_vanishing_remainder():

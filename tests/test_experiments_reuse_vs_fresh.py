@@ -1,5 +1,5 @@
 """Tests of companion.experiments.reuse_vs_fresh (chapter "Reused versus fresh batches";
-SPEC 3.3, E6 to E9). Small sizes (N = 60 to 500); the slowest test takes a few seconds.
+E6 to E9; book: dv-learnability). Small sizes (N = 60 to 500); the slowest test takes a few seconds.
 
 At these sizes the He_3 headline is not visible (reused and fresh overlap below N ~ 1000,
 see the chapter), so the science checks use what is robust at small N: the first-direction
@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 import companion as cp
-from companion.experiments import reuse_vs_fresh as rv
 from companion.experiments import Experiment, run_units
+from companion.experiments import reuse_vs_fresh as rv
 from companion.runs import Run, Runs
 
 
@@ -20,7 +20,7 @@ def test_link_moments_he3_and_mixture():
     m = rv.link_moments({"he3": "he3", "mix": rv.he2_plus_he3}, powers=(1, 2, 3))
     assert list(m["link"]) == ["he3", "mix"]
     assert m["information_exponent"].tolist() == [3, 2]
-    # He_3: E[z g] = E[z g^2] = 0, E[z g^3] = 22.045 (SPEC 3.3)
+    # He_3: E[z g] = E[z g^2] = 0, E[z g^3] = 22.045 (book: dv-hermite)
     assert abs(m["E_z_g1"][0]) < 1e-10 and abs(m["E_z_g2"][0]) < 1e-10
     assert m["E_z_g3"][0] == pytest.approx(22.045, abs=1e-3)
     # (He_2 + He_3)/sqrt2: mu* = 0 but E[z g^2] = sqrt(3) != 0
@@ -94,7 +94,7 @@ def test_first_direction_unit_reproducible_and_science():
     a, b = _first(200, (0, 1, 2)), _first(200, (0, 1, 2))
     np.testing.assert_array_equal(a.values("cos2"), b.values("cos2"))
     reused, fresh = a.where(batch="reused"), a.where(batch="fresh")
-    # limits of SPEC 3.3 (He_1, psi = 1): reused 1/2; fresh at equal steps 2/3
+    # limits (book: dv-first-direction) (He_1, psi = 1): reused 1/2; fresh at equal steps 2/3
     np.testing.assert_allclose(reused.values("limit"), 0.5)
     np.testing.assert_allclose(fresh.values("limit"), 2 / 3)
     # the fresh batch aligns the first direction better (by ~0.15; seed noise ~0.03)

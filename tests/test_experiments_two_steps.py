@@ -1,5 +1,6 @@
-"""Tests of companion.experiments.two_steps (chapter "Two steps: a spiked spectrum"; SPEC 3.2,
-E3, E4, E5, E10). Small sizes (N <= 500): shapes, seeds, and science checks that can fail."""
+"""Tests of companion.experiments.two_steps (chapter "Two steps: a spiked spectrum";
+book: dv-expansion, E3, E4, E5, E10). Small sizes (N <= 500): shapes, seeds, and science checks
+that can fail."""
 
 import numpy as np
 import pytest

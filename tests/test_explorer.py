@@ -1,4 +1,5 @@
-"""The phase-diagram explorer (companion/explorer.py, book/explorer.ipynb; SPEC 3.2 and 4).
+"""The phase-diagram explorer (companion/explorer.py and explorer_page/, book/explorer.ipynb;
+book: dv-exponents).
 
 * its data: every stored (alpha1, alpha2) of E3, E4, E5, E7 and E11 is a point of the page,
   and every number it shows equals the mean over the seeds of the stored CSV columns
@@ -10,7 +11,11 @@
   its state back to the address, says so when the address is invalid, shows the stored
   values of the CSVs, and makes no request that leaves the page (file:, data:, about:,
   blob: only); its JavaScript gives the same Lambda, phase line, term existence and
-  outlier count as companion.theory on a grid of points.
+  outlier count as companion.theory on a grid of points; the book's MathJax typesets its
+  math, also what the script rewrites, and without MathJax each formula shows a plain form;
+* its files: the markup, style and script are package data that pyproject ships, joined
+  without a stray marker; the script parses (``node --check``, skipped without node); the
+  page speaks to students (no ASCII math, no experiment codes, no notes for developers).
 
 Without chromium or playwright the browser tests are skipped, unless
 ``COMPANION_REQUIRE_BROWSER=1`` (CI), which makes them fail instead.
@@ -19,8 +24,12 @@ Without chromium or playwright the browser tests are skipped, unless
 from __future__ import annotations
 
 import csv
+import fnmatch
+import json
 import os
+import re
 import shutil
+import subprocess
 from collections import defaultdict
 from importlib import resources
 from pathlib import Path
@@ -30,6 +39,13 @@ import pytest
 from companion import explorer, theory
 
 DATA = Path(str(resources.files("companion") / "data" / "paper"))
+ROOT = Path(__file__).resolve().parents[1]
+#: resolves once MathJax (where the page loads it) has typeset the page
+SETTLED = """() => (window.MathJax && MathJax.startup && MathJax.startup.promise)
+    ? MathJax.startup.promise.then(() => true) : true"""
+#: what a student should not meet on the page: ASCII math and the registry's codes
+ASCII_MATH = re.compile(r"\b(alpha ?[12]|eta ?[12]|Lambda|Theta|W ?[02]|He_\d|T_\d)\b|a\^o|"
+                        r"N\^|floor\(|\\\(|\b(census|E\d{1,2})\b")
 ALLOWED_SCHEMES = ("file:", "data:", "about:", "blob:")
 
 
@@ -180,6 +196,59 @@ def test_switched_off(monkeypatch):
     assert d["points"] == [] and d["data_off"]
 
 
+# --- the page's files --------------------------------------------------------------------------
+
+def test_page_files_are_package_data():
+    """A plain `pip install .` ships the page: pyproject's package-data names its files."""
+    import _play
+    globs = _play.pyproject()["tool"]["setuptools"]["package-data"]["companion"]
+    folder = ROOT / "companion" / explorer.PAGE_DIR
+    files = sorted(p.relative_to(ROOT / "companion").as_posix() for p in folder.iterdir()
+                   if p.is_file())
+    assert {f.split("/")[-1] for f in files} >= {"page.html", "explorer.css", "explorer.js"}
+    missing = [f for f in files if not any(fnmatch.fnmatch(f, g) for g in globs)]
+    assert not missing, f"pyproject's package-data does not ship {missing}"
+
+
+def test_page_is_joined_from_its_files():
+    page = explorer.explorer_html()
+    for name in ("explorer.css", "explorer.js"):
+        assert explorer.page_file(name).strip() in page
+    for marker in ("/*CSS*/", "/*SCRIPT*/", "/*DATA*/", "<!--DEFAULT-LAMBDA-->"):
+        assert marker not in page
+    data = re.search(r'<script type="application/json" id="pe-data">(.*?)</script>', page, re.S)
+    assert json.loads(data.group(1))["radius"] == explorer.RADIUS
+
+
+@pytest.mark.parametrize("name,bad", [("explorer.js", "\n// </script>"),
+                                      ("explorer.css", "\n/* </style> */")])
+def test_a_file_that_would_end_its_element_is_refused(monkeypatch, name, bad):
+    real = explorer.page_file
+    monkeypatch.setattr(explorer, "page_file", lambda n: real(n) + (bad if n == name else ""))
+    with pytest.raises(ValueError, match=name):
+        explorer.template()
+
+
+def test_javascript_parses(tmp_path):
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not on PATH: the script's syntax is checked by the browser tests")
+    source = explorer.page_file("explorer.js")
+    good, bad = tmp_path / "explorer.js", tmp_path / "broken.js"
+    good.write_text(source)
+    bad.write_text(source + "\n})(;\n")                   # the check can fail
+    proc = subprocess.run([node, "--check", str(good)], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert subprocess.run([node, "--check", str(bad)], capture_output=True).returncode != 0
+
+
+def test_the_notebook_has_no_notes_for_developers():
+    nb = json.loads((ROOT / "book" / "explorer.ipynb").read_text())
+    prose = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
+    found = re.findall(r"\btests?\b|companion\.\w+|explorer_html|show_explorer|headless", prose)
+    assert not found, found
+
+
 # --- the page in a browser ----------------------------------------------------------------------
 
 def _browser_or_skip():
@@ -226,6 +295,7 @@ class Page:
     def open(self, url):
         self.page.goto(url)
         self.page.wait_for_selector("#phase-explorer[data-ready='1']", timeout=15000)
+        self.page.evaluate(SETTLED)
         return self.page
 
     def check_offline(self):
@@ -376,3 +446,56 @@ def test_built_page_shows_the_stored_values(tab, page_url):
     page = tab.open(page_url + "?alpha1=0.05&alpha2=0.05")
     assert page.query_selector("#pe-nothing") is not None
     tab.check_offline()
+
+
+def _text(page) -> str:
+    return page.evaluate("""() => { const r = document.getElementById('phase-explorer');
+        const d = r.querySelector('details'); if (d) d.open = true; return r.innerText; }""")
+
+
+@pytest.mark.book
+def test_math_is_typeset_by_the_books_mathjax(tab, page_url):
+    """The book's MathJax typesets the page's math, also what the script rewrites."""
+    page = tab.open(page_url + "?alpha1=0.35&alpha2=0.45&activation=tanh")
+    count = "document.querySelectorAll('#phase-explorer mjx-container').length"
+    assert page.evaluate(count) >= 30
+    assert page.evaluate("document.querySelectorAll('#pe-terms-table mjx-container').length")
+    page.fill("#pe-alpha1", "0.2")                        # rewrites the tables
+    page.select_option("#pe-activation", "generic")
+    page.wait_for_function("() => !document.getElementById('phase-explorer')"
+                           ".innerText.includes('\\\\(')", timeout=15000)
+    assert page.evaluate("document.querySelectorAll('#pe-terms-table mjx-container').length")
+    assert page.get_attribute("#phase-explorer", "data-math-error") is None
+    tab.check_offline()
+
+
+@pytest.mark.book
+@pytest.mark.parametrize("query", ["?alpha1=0.38&alpha2=0.45&activation=generic",
+                                   "?alpha1=0.35&alpha2=0.45&activation=tanh",
+                                   "?alpha1=0.30&alpha2=0.38&activation=tanh",
+                                   "?alpha1=0.40&alpha2=0.10&activation=tanh"])
+def test_the_page_speaks_to_students(tab, page_url, query):
+    """No ASCII math, raw TeX or experiment codes in what the page shows (glossary open)."""
+    text = _text(tab.open(page_url + query))
+    found = sorted({m.group(0) for m in ASCII_MATH.finditer(text)})
+    assert not found, f"{query}: {found}"
+    assert "Words used on this page" in text and "seed" in text
+
+
+def test_without_mathjax_every_formula_has_a_plain_form(browser):
+    """In a viewer without MathJax (the page alone) each formula shows its plain form."""
+    page = browser.new_page(viewport={"width": 1000, "height": 1400})
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.set_content("<!doctype html><meta charset='utf-8'><body>" +
+                         explorer.explorer_html() + "</body>")
+        page.wait_for_selector("#phase-explorer[data-ready='1']", state="attached")
+        page.fill("#pe-alpha2", "0.2")
+        text = _text(page)
+        assert not errors, errors
+        assert "\\(" not in text and "α₁" in text and "Λ" in text
+        found = re.findall(r"\b(?:alpha ?[12]|eta ?[12]|Lambda|census|E\d{1,2})\b", text)
+        assert not found, found
+    finally:
+        page.close()

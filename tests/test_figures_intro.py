@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from companion.figures import intro
-from companion.summaries import intro as intro_numbers
 from companion.runs import Run, Runs
+from companion.summaries import intro as intro_numbers
 
 NS = (1024, 2048)
 

@@ -1,4 +1,4 @@
-"""The matrix gradient of SPEC section 2 against finite differences of the correlation loss."""
+"""The matrix gradient (book: dv-two-steps) against finite differences of the correlation loss."""
 
 import numpy as np
 import pytest
@@ -36,7 +36,7 @@ def test_gradient_blocks_do_not_change_the_result():
 
 
 def test_one_step_is_rank_one_plus_small():
-    """SPEC 3.1: G(W0) = m1 a u1^T + R with ||R||_op = O(N^-1/2)."""
+    """G(W0) = m1 a u1^T + R with ||R||_op = O(N^-1/2)."""
     rng = np.random.default_rng(3)
     N = 800
     W0, a = cp.init_network(N, N, rng)
@@ -69,7 +69,7 @@ def test_update_does_not_depend_on_the_threads(monkeypatch):
         two = cp.two_step_update(W0, a, X, y, 3.0, 5.0)
     with threadpool_limits(limits=1, user_api="blas"):
         one = cp.two_step_update(W0, a, X, y, 3.0, 5.0)
-    # the update as the SPEC writes it, W + eta G, with G from the gradient
+    # the update as the book writes it (book: dv-two-steps), W + eta G, with G from the gradient
     W1 = W0 + 3.0 * cp.gradient(W0, a, X, y)
     W2 = W1 + 5.0 * cp.gradient(W1, a, X, y)
     for got in (two, one):

@@ -1,4 +1,5 @@
-"""The paper's and the companion's learning claims at N = 2000 (SPEC 3.2, 3.3)."""
+"""The paper's and the companion's learning claims at N = 2000 (book: dv-exponents,
+dv-learnability)."""
 
 import numpy as np
 import pytest
@@ -38,7 +39,8 @@ def test_he3_learned_only_with_reuse():
 
 
 def test_two_steps_act_as_one_below_the_line():
-    """alpha1 + alpha2 < 1/2: reused W2 ~ W0 + (eta1+eta2) G(W0); fresh is not (SPEC 3.2)."""
+    """alpha1 + alpha2 < 1/2: reused W2 ~ W0 + (eta1+eta2) G(W0); fresh is not
+    (book: dv-one-step-reference)."""
     rel = {}
     for batch in ("reused", "fresh"):
         run = cp.run_two_steps(N=1500, alpha1=0.2, alpha2=0.2, batch=batch, target="he1", seed=0)

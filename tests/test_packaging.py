@@ -198,10 +198,12 @@ def test_colab_cell_installs_this_distribution_with_the_notebooks_extra():
 # --- built distributions (slow) -------------------------------------------------------------------
 
 def _shipped() -> set[str]:
-    """What the package must ship: every module and the stored runs, with their README."""
+    """What the package must ship: every module, the stored runs with their README, and the
+    explorer's page."""
     files = {str(p.relative_to(ROOT)) for p in (ROOT / "companion").rglob("*.py")}
-    files |= {str(p.relative_to(ROOT)) for p in (ROOT / "companion" / "data").rglob("*")
-              if p.is_file()}
+    for data in ("data", "explorer_page"):         # the stored runs, the explorer's page
+        files |= {str(p.relative_to(ROOT)) for p in (ROOT / "companion" / data).rglob("*")
+                  if p.is_file()}
     return {f for f in files if "__pycache__" not in f and ".ipynb_checkpoints" not in f}
 
 

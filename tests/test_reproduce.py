@@ -7,9 +7,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from pathlib import Path
 
-import numpy as np
 import pytest
 
 from companion import __version__, store
@@ -37,7 +35,7 @@ TINY = {"E1": dict(N=60, seeds=2), "E2": dict(Ns=[40, 80], seeds=2),
         "E3": dict(Ns=[40, 80], seeds=1), "E6": dict(N=60, seeds=2),
         "E7": dict(Ns=[40, 80], seeds=2), "E8": dict(N=60, seeds=2),
         "E9": dict(N=60, seeds=2), "E10": dict(N=60, seeds=1),
-        "E11": dict(Ns=[40, 80], seeds=1)}
+        "E11": dict(Ns=[40, 80], seeds=1), "E12": dict(Ns=[40, 80], seeds=1)}
 
 
 @pytest.fixture
@@ -101,7 +99,7 @@ def test_every_experiment_writes_figure_and_tidy_data(tmp_path, tiny_sizes):
 
 
 # -- the command line -----------------------------------------------------------------------
-@pytest.mark.parametrize("args", [["--only", "E12"], ["--only", "E1,X"], ["--jobs", "0"],
+@pytest.mark.parametrize("args", [["--only", "E13"], ["--only", "E1,X"], ["--jobs", "0"],
                                   ["--jobs", "-3"], ["--jobs", "two"], ["--scale", "huge"],
                                   ["--out", "FILE/sub"]])
 def test_bad_arguments_exit_2_with_one_line(tmp_path, args):

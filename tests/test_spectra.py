@@ -1,4 +1,5 @@
-"""Marchenko-Pastur bulk, top-k singular values, outlier counts (SPEC 3.1, 5)."""
+"""Marchenko-Pastur bulk, top-k singular values, outlier counts (book: dv-spiked-rectangular,
+dv-census)."""
 
 import warnings
 

@@ -1,4 +1,4 @@
-"""Spike strengths and the spike census (companion/spikes.py, SPEC 3.2 and pitfall 3)."""
+"""Spike strengths and the spike census (companion/spikes.py, book: dv-census)."""
 
 import numpy as np
 import pytest
@@ -60,3 +60,34 @@ def test_separate_strengths_remove_the_part_parallel_to_earlier_terms():
     np.testing.assert_allclose(cp.term_sizes(delta, a, 3), [5.0, 0.0, np.sqrt(13)], atol=1e-10)
     np.testing.assert_allclose(spikes.separate_strengths(delta, a, 3), [5.0, 0.0, 2.0],
                                atol=1e-10)
+
+
+def test_spike_records_give_order_strength_and_content_of_each_counted_spike():
+    """Planted terms of strengths 6 (order 0) and 2.5 (order 2) with known right vectors:
+    each counted spike reports its order, its separate strength and which direction it carries;
+    the null run (no planted terms) has no spike."""
+    W0, a, delta = _planted()
+    rng = np.random.default_rng(7)
+    V = np.linalg.qr(rng.standard_normal((400, 3)))[0].T
+    Q = cp.a_power_basis(a, 3)
+    delta = 6.0 * np.outer(Q[:, 0], V[0]) + 2.5 * np.outer(Q[:, 2], V[2])
+    directions = V[[2, 0]]                        # target order: order-2 term's first
+    census = spikes.spike_census(W0 + delta, a, W0, K=3, top=6, W0=W0, directions=directions)
+    recs = census["spikes"]
+    assert [r["k"] for r in recs] == [0, 2] and census["count"] == len(recs)
+    assert [r["strength"] for r in recs] == pytest.approx([6.0, 2.5], abs=1e-9)
+    assert recs[0]["value"] == pytest.approx(6 + 1 / 6, rel=0.03)
+    # BBP right overlap 1 - (1 + theta^2) / (theta^2 (theta^2 + 1)) = 1 - 1/theta^2 at N = d
+    assert recs[0]["cos2"][1] == pytest.approx(1 - 1 / 36, abs=0.03) and recs[0]["cos2"][0] < 0.02
+    assert recs[1]["cos2"][0] == pytest.approx(1 - 1 / 2.5 ** 2, abs=0.08)
+    assert recs[1]["cos2"][1] < 0.02
+    assert census["null_spikes"] == [] and len(census["s_null"]) == 6
+    # a planted term below the threshold (0.6): on the powers of a but not counted
+    weak = 6.0 * np.outer(Q[:, 0], V[0]) + 0.6 * np.outer(Q[:, 2], V[2])
+    low = spikes.spike_census(W0 + weak, a, W0, K=3, top=6, W0=W0, directions=directions)
+    near = spikes.spike_records(weak, a, directions, low["edge"], low["triplets"], K=3,
+                                uncounted=True)
+    assert [r["k"] for r in low["spikes"]] == [0]
+    assert all(r["value"] <= low["edge"] * 1.02 and r["weight"] >= 0.25 for r in near)
+    with pytest.raises(ValueError, match="W0 and directions"):
+        spikes.spike_census(W0 + delta, a, W0, K=3, W0=W0)

@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
-import pytest
 
 from companion import store
 from companion.runs import Run, Runs

@@ -1,4 +1,4 @@
-"""Targets and data (SPEC section 1)."""
+"""Targets and data (book: dv-model)."""
 
 import numpy as np
 import pytest
@@ -22,7 +22,7 @@ def test_tanh_and_callable_links_are_normalized():
 
 
 def test_he3_moments_used_by_the_reuse_mechanism():
-    """SPEC 3.3: He_3 has E[z g^2] = 0 but E[z g^3] ~ 22.0."""
+    """He_3 has E[z g^2] = 0 but E[z g^3] ~ 22.0."""
     he3 = cp.make_link("he3")
     assert he3.z_moment(2) == pytest.approx(0.0, abs=1e-10)
     assert he3.z_moment(3) == pytest.approx(22.0, abs=0.1)

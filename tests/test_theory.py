@@ -1,4 +1,5 @@
-"""Predictions of SPEC section 3: Lambda, spike exponents, spiked rectangular formulas."""
+"""Predictions: Lambda, spike exponents, spiked rectangular formulas (book: dv-exponents,
+dv-spiked-rectangular)."""
 
 import math
 
@@ -30,7 +31,8 @@ def test_lambda_at_its_edges(a1, a2, lam):
 
 
 def test_spike_count_parity_and_cap():
-    """The companion's count (SPEC 3.2): the first spike plus the existing orders k <= Lambda."""
+    """The companion's count (book: dv-exponents): the first spike plus the existing orders k <=
+    Lambda."""
     assert cp.present_terms(0.45, 0.45, "tanh") == [2, 4, 6, 8]
     assert cp.present_terms(0.20, 0.45, "tanh") == []            # Lambda = 1, k = 1 absent
     assert cp.present_terms(0.35, 0.45, "shifted_tanh") == [1, 2, 3]
@@ -96,8 +98,10 @@ def test_spiked_rectangular_against_simulation(N, d):
     rng = np.random.default_rng(5)
     theta = 2.5
     W0, _ = cp.init_network(N, d, rng)
-    u = rng.standard_normal(N); u /= np.linalg.norm(u)
-    v = rng.standard_normal(d); v /= np.linalg.norm(v)
+    u = rng.standard_normal(N)
+    u /= np.linalg.norm(u)
+    v = rng.standard_normal(d)
+    v /= np.linalg.norm(v)
     U, s, Vt = cp.top_singular(W0 + theta * np.outer(u, v), 1)
     pred = cp.spiked_rectangular(theta, N, d)
     assert s[0] == pytest.approx(pred["s1"], rel=0.02)
@@ -106,7 +110,7 @@ def test_spiked_rectangular_against_simulation(N, d):
 
 
 def test_one_step_spike_at_eta_2_N_2000():
-    """SPEC 3.1: W1 = W0 + 2 G(W0), He_1 target, tanh, N = d = n = 2000."""
+    """W1 = W0 + 2 G(W0), He_1 target, tanh, N = d = n = 2000."""
     run = cp.run_two_steps(N=2000, alpha1=0.0, alpha2=0.0, c1=2.0, target="he1", seed=0)
     _, s, Vt = cp.top_singular(run.W1, 1)
     pred = cp.one_step_prediction(2.0, run.target, "tanh", N=2000,
@@ -125,8 +129,8 @@ def test_first_direction_alignment_formulas():
 def test_learnability_predicate():
     rng = np.random.default_rng(0)
     tgt = cp.make_target("he1+he2+he3", 50, rng)
-    learn = lambda batch, a1, a2, act="tanh": [cp.is_learnable(tgt, k, batch, a1, a2, act)
-                                              for k in range(3)]
+    def learn(batch, a1, a2, act="tanh"):
+        return [cp.is_learnable(tgt, k, batch, a1, a2, act) for k in range(3)]
     assert learn("fresh", 0.35, 0.45) == [True, False, False]
     assert learn("reused", 0.35, 0.45) == [True, False, True]    # Lambda = 3 >= 2
     assert learn("reused", 0.20, 0.45) == [True, False, False]   # Lambda = 1

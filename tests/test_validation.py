@@ -38,10 +38,12 @@ def test_gradient_rejects_mismatched_shapes_and_nonfinite_data():
         cp.gradient(W, a[:4], X, y)
     with pytest.raises(ValueError, match="y must have n = 7"):
         cp.gradient(W, a, X, y[:6])
-    Xbad = X.copy(); Xbad[0, 0] = np.nan
+    Xbad = X.copy()
+    Xbad[0, 0] = np.nan
     with pytest.raises(ValueError, match="X contains NaN"):
         cp.gradient(W, a, Xbad, y)
-    ybad = y.copy(); ybad[1] = np.inf
+    ybad = y.copy()
+    ybad[1] = np.inf
     with pytest.raises(ValueError, match="y contains NaN or infinite"):
         cp.gradient(W, a, X, ybad)
     with pytest.raises(ValueError, match="activation"):

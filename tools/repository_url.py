@@ -108,7 +108,10 @@ def _files(root: Path) -> list[Path]:
     seen = {}
     for pattern in FILES:
         for path in sorted(root.glob(pattern)):
-            if path.is_file() and ".ipynb_checkpoints" not in path.parts:
+            # book/plain/ is generated from the chapters (tools/plain_edition.py): `make
+            # repository-url` regenerates it after rewriting them
+            if path.is_file() and ".ipynb_checkpoints" not in path.parts \
+                    and "plain" not in path.relative_to(root).parts[:2]:
                 seen[path] = None
     return list(seen)
 

@@ -42,9 +42,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
 
 import plain_edition  # noqa: E402
+
 SOLUTION_TAG = "solution"
 #: copied into the student edition's sources as they are (beside the stripped notebooks)
-COPIED = ["_toc.yml", "_mathjax", "book"]
+COPIED = ["_toc.yml", "_mathjax", "_css", "book"]
 #: pages of the book that the student edition leaves out (instructors' material: the
 #: solutions, grading, the answer key)
 LEFT_OUT = ["book/instructors"]

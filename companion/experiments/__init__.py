@@ -1,4 +1,4 @@
-"""The experiments of the book (SPEC section 4: E1 to E11), one module per chapter.
+"""The experiments of the book (E1 to E11, book: reg-experiments), one module per chapter.
 
 Each module holds its experiments' constants (points, sizes, seeds) and *unit functions*:
 module-level functions ``unit(**params, seed=seed) -> dict`` that compute one parameter
@@ -27,7 +27,7 @@ def check_scale(scale: str) -> str:
 
 @dataclass(frozen=True)
 class Experiment:
-    """One experiment of SPEC section 4.
+    """One experiment of the book (book: reg-experiments).
 
     ``unit`` is a module-level function called as ``unit(**params, seed=seed)`` (so worker
     processes can unpickle it); ``grid(sizes)`` lists the (params, seed) pairs for a dict of
@@ -52,10 +52,6 @@ class Experiment:
     def units(self, scale: str) -> list:
         """The (params, seed) pairs of ``scale``."""
         return self.grid(self.sizes[check_scale(scale)])
-
-    def compute(self, params: dict, seed: int) -> dict:
-        """One unit's result."""
-        return self.unit(**params, seed=seed)
 
     def run(self, scale: str = "small", **sizes) -> Runs:
         """Every unit of ``scale`` computed here, one after the other, without a cache;

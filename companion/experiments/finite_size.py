@@ -1,15 +1,15 @@
 """Experiments of the chapter "Finite size, honestly" (book/finite_size.ipynb).
 
-SPEC section 0 (what is asymptotic), section 5 (pitfalls 1, 2, 3 and 5) and section 6
-(timings). The theory of the book is a statement about N -> infinity; this module measures
-how far the sizes a laptop can run (N = 500 to 4000) are from it.
+What finite N changes (book: dv-pit-blowup, dv-pit-slow, dv-pit-edge, dv-pit-seeds). The
+theory of the book is a statement about N -> infinity; this module measures how far the sizes a
+laptop can run (N = 500 to 4000) are from it.
 
 * Analytic scales: :func:`preactivation_scale` (the expansion parameter N^(alpha1 - 1/2)),
   :func:`preactivation_constant`, :func:`typical_max_label` (the largest label of a
   heavy-tailed target) and :func:`spike_growth_table` (how slowly the spike terms grow).
 * Unit functions, one run (or a run and its null run) per call, and their
   :class:`~companion.experiments.Experiment` specs, which the chapter runs with
-  ``SPEC.run(Ns=..., seeds=...)`` into :class:`~companion.runs.Runs`:
+  ``PREACTIVATION.run(Ns=..., seeds=...)`` into :class:`~companion.runs.Runs`:
   :data:`PREACTIVATION` (the first step's pre-activation changes, pitfall 2),
   :data:`OUTLIER_COUNTS` (outliers above the Marchenko-Pastur edge, and the spike census
   against a null run, pitfall 3), :data:`HEADLINE_SPREAD` (the seed-to-seed spread of the
@@ -36,13 +36,18 @@ from scipy.special import ndtri
 from ..activations import get_activation
 from ..alignment import cos2_with_directions, subspace_projection
 from ..gaussian import gaussian_expectation
-from ..network import gradient, init_network, run_two_steps, step_size
+from ..network import draw_run, gradient, run_two_steps, step_size
 from ..runs import Runs, bootstrap_interval
 from ..spectra import count_outliers, mp_edges, top_singular
 from ..spikes import spike_census
 from ..targets import make_link, make_target
-from ..theory import (first_direction_alignment, lambda_count, n_spikes, spike_exponent,
-                      spiked_rectangular)
+from ..theory import (
+    first_direction_alignment,
+    lambda_count,
+    n_spikes,
+    spike_exponent,
+    spiked_rectangular,
+)
 from ..validation import positive_int, seed_list
 from . import Experiment
 
@@ -54,7 +59,7 @@ HEADLINE = (0.35, 0.45)
 
 def preactivation_scale(Ns: Sequence[int], alpha1s: Sequence[float]) -> np.ndarray:
     """N^(alpha1 - 1/2): the order of the change of one pre-activation w_j^T x after the first
-    step (SPEC 3.2), which the expansion of sigma' in the second step treats as small.
+    step (book: dv-leave-one-out), which the expansion of sigma' in the second step treats as small.
     Array [alpha1, N]."""
     N = np.array([positive_int(n, "N") for n in np.atleast_1d(Ns)], float)
     a1 = np.asarray(alpha1s, float)
@@ -95,7 +100,7 @@ def typical_max_label(link, n) -> np.ndarray:
 def spike_growth_table(settings: Sequence[tuple[float, float]], k_max: int = 3,
                        N_ref: int = 1000, factor: float = 2.0) -> list[dict]:
     """One row per (alpha1, alpha2) and spike order k = 1..min(k_max, Lambda): the exponent
-    e = alpha2 - k (1/2 - alpha1) of the k-th term (companion derivation, SPEC 3.2), the
+    e = alpha2 - k (1/2 - alpha1) of the k-th term (companion derivation, book: dv-exponents), the
     growth 2^e when N doubles, and ``N_for_factor`` = N_ref factor^(1/e), the size at which
     the term has grown by ``factor`` over its size at N_ref (inf when e = 0)."""
     rows = []
@@ -112,17 +117,14 @@ def spike_growth_table(settings: Sequence[tuple[float, float]], k_max: int = 3,
 
 def preactivation_unit(N: int, alpha1: float, target: str, activation: str, seed: int) -> dict:
     """The first step's pre-activation changes Delta = (W1 - W0) X1^T (N x n), same draws as
-    ``run_two_steps(N, seed=seed, target=target)`` (SPEC pitfall 2): ``rms`` (root mean
+    ``run_two_steps(N, seed=seed, target=target)`` (book: dv-pit-slow): ``rms`` (root mean
     square entry), ``max`` (largest |entry|, driven by the self term of the sample with the
     largest |y|), ``max_label`` (max_i |y_i|) and ``theory_rms`` =
     :func:`preactivation_constant` eta1 / sqrt(N)."""
     act = get_activation(activation)
     eta1 = step_size(N, alpha1)
-    # the split of run_two_steps: target, network, first batch, second batch, null labels
-    s_target, s_net, s_b1, _, _ = np.random.default_rng(seed).spawn(5)
-    tgt = make_target(target, N, s_target)
-    W0, a = init_network(N, N, s_net)
-    X, y = tgt.sample(N, s_b1)
+    r = draw_run(N, N, N, target, seed)       # the draws of run_two_steps
+    W0, a, X, y = r.W0, r.a, r.X1, r.y1
     delta = eta1 * (gradient(W0, a, X, y, act) @ X.T)
     return {"rms": math.sqrt(float(np.mean(delta ** 2))), "max": float(np.max(np.abs(delta))),
             "max_label": float(np.max(np.abs(y))),
@@ -132,7 +134,7 @@ def preactivation_unit(N: int, alpha1: float, target: str, activation: str, seed
 def outlier_unit(N: int, alpha1: float, alpha2: float, target: str, batch: str,
                  activation: str, seed: int, top: int = 8) -> dict:
     """A run and its null run (labels of an independent sample: same distribution, heavy
-    tails included, no information about x), counted two ways (SPEC pitfall 3).
+    tails included, no information about x), counted two ways (book: dv-pit-edge).
 
     * Above the Marchenko-Pastur edge 1 + sqrt(N/d) with a 2% margin: ``count_W1``,
       ``count_W2``, ``count_W1_null``, ``count_W2_null``, from the top ``top`` singular
@@ -187,13 +189,13 @@ def headline_unit(N: int, batch: str, alpha1: float, alpha2: float, target: str,
 
 def first_spike_prediction(N, alpha1: float, alpha2: float, target="he1",
                            activation="tanh") -> dict:
-    """Leading-order prediction for the first spike of W2 with a reused batch (SPEC 3.1, 3.2):
-    W2 ~ W0 + (eta1 + eta2) m1 a u1^T, a spiked rectangular matrix
-    (:func:`companion.spiked_rectangular`) of strength
-    theta_N = (eta1 + eta2) |m1| sqrt(||mu*||^2 + E[y^2]/psi) (||a|| = 1, psi = phi = 1).
-    Arrays over N: ``theta``, ``s1`` and ``overlap2`` (|<v1, u1/||u1||>|^2 = 1 - 1/theta^2 at
-    N = d, so its gap to 1 closes like N^(-2 max(alpha1, alpha2))); and ``limit``, the
-    N -> inf first-direction alignment cos^2(v1, beta*_1) of SPEC 3.3."""
+    """Leading-order prediction for the first spike of W2 with a reused batch
+    (book: dv-spiked-rectangular, dv-expansion): W2 ~ W0 + (eta1 + eta2) m1 a u1^T, a spiked
+    rectangular matrix (:func:`companion.spiked_rectangular`) of strength theta_N = (eta1 + eta2)
+    |m1| sqrt(||mu*||^2 + E[y^2]/psi) (||a|| = 1, psi = phi = 1). Arrays over N: ``theta``, ``s1``
+    and ``overlap2`` (|<v1, u1/||u1||>|^2 = 1 - 1/theta^2 at N = d, so its gap to 1 closes like
+    N^(-2 max(alpha1, alpha2))); and ``limit``, the N -> inf first-direction alignment cos^2(v1,
+    beta*_1) (book: dv-first-direction)."""
     act = get_activation(activation)
     tgt = make_target(target, 8, np.random.default_rng(0))
     Ns = np.atleast_1d(np.asarray(N, int))
@@ -228,7 +230,7 @@ def convergence_unit(N: int, alpha1: float, alpha2: float, target: str, activati
 
 def blowup_unit(N: int, alpha1: float, alpha2: float, activation: str, batch: str,
                 target: str, seed: int) -> dict:
-    """Top singular value of W2 for one activation and batch setting (SPEC pitfall 1):
+    """Top singular value of W2 for one activation and batch setting (book: dv-pit-blowup):
     ``s1`` (of W2), ``s1_W1`` (of W1), ``max_delta`` (largest |pre-activation change| of the
     first step on the second step's batch), ``max_label``, ``single_sample`` (the norm of
     the largest one-sample piece eta2/n (a o sigma'(W1 x_i)) (y_i x_i)^T of the second step:

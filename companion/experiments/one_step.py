@@ -1,6 +1,7 @@
 """Experiments of the chapter "One step: a rank-one spike" (book/one_step.ipynb).
 
-SPEC section 3.1 and experiments E1 and E2 (section 4), plus the chapter's own checks: the
+The one-step spike (book: dv-one-step-spike, dv-spiked-rectangular) and experiments E1 and
+E2 (book: reg-experiments), plus the chapter's own checks: the
 gradient's rank-one part, the spectrum of W1, rectangular weights, and which target
 directions one step sees. One gradient step on the first layer,
 
@@ -13,10 +14,10 @@ that lists its units; ``EXPERIMENT.run(N=..., seeds=...)`` returns
 :class:`~companion.runs.Runs` (the chapter calls them at N = 1000; ``reproduce`` runs E1 and
 E2 at paper scale). Nothing here draws a figure.
 
-Seeding: :func:`draw_one_step` splits ``numpy.random.default_rng(seed)`` exactly as
-:func:`companion.run_two_steps` does, so with the same seed, sizes and target the W0, a and
-first batch are the same as in the two-step chapters, and ``draw.W1(eta)`` equals
-``run_two_steps(..., alpha1=0, c1=eta).W1``.
+Seeding: :func:`draw_one_step` draws through :func:`companion.network.draw_run`, the one
+seeding path that :func:`companion.run_two_steps` uses too, so with the same seed, sizes and
+target the W0, a and first batch are the same as in the two-step chapters, and
+``draw.W1(eta)`` equals ``run_two_steps(..., alpha1=0, c1=eta).W1``.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from threadpoolctl import threadpool_limits
 from ..activations import Activation, get_activation
 from ..alignment import cos2_with_directions, subspace_projection
 from ..gaussian import gaussian_expectation
-from ..network import gradient, init_network
+from ..network import draw_run, gradient
 from ..spectra import singular_values, top_singular
 from ..targets import Target, make_target
 from ..theory import one_step_prediction, one_step_theta, spiked_rectangular, u1_alignment
@@ -61,7 +62,7 @@ def _sizes(N, d, n) -> tuple[int, int, int]:
 class OneStepDraw:
     """One draw of data, target and network, and the gradient at initialization.
 
-    ``G`` is the negative gradient G(W0; X, y) (SPEC section 2); ``W1(eta)`` is the weight
+    ``G`` is the negative gradient G(W0; X, y) (book: dv-two-steps); ``W1(eta)`` is the weight
     after one step of size ``eta``.
     """
 
@@ -88,7 +89,7 @@ class OneStepDraw:
 
     @property
     def u1(self) -> np.ndarray:
-        """u1 = X^T y / n, the right vector of the spike (SPEC 3.1)."""
+        """u1 = X^T y / n, the right vector of the spike (book: dv-one-step-spike)."""
         return self.X.T @ self.y / self.n
 
     def W1(self, eta: float) -> np.ndarray:
@@ -96,33 +97,30 @@ class OneStepDraw:
         return self.W0 + eta * self.G
 
     def spike(self) -> np.ndarray:
-        """The rank-one part m1 a u1^T of G (SPEC 3.1)."""
+        """The rank-one part m1 a u1^T of G (book: dv-one-step-spike)."""
         return self.activation.m(1) * np.outer(self.a, self.u1)
 
 
 def draw_one_step(N: int = 1000, d: int | None = None, n: int | None = None, target="he1",
                   activation="tanh", noise: float = 0.0, seed: int = 0,
                   dtype=np.float64) -> OneStepDraw:
-    """Draw (target, W0, a, X, y) from ``seed`` and compute G(W0; X, y) (SPEC sections 1, 2).
+    """Draw (target, W0, a, X, y) from ``seed`` and compute G(W0; X, y) (book: dv-model,
+    dv-two-steps).
 
-    ``d`` and ``n`` default to N. Streams are split as in :func:`companion.run_two_steps`
-    (target, network, first batch), so the draws agree with the two-step chapters.
+    ``d`` and ``n`` default to N. The draws are those of :func:`companion.run_two_steps`
+    (both call :func:`companion.network.draw_run`), so they agree with the two-step chapters.
     """
     N, d, n = _sizes(N, d, n)
     seed = seed_list([seed])[0]
     act = get_activation(activation)
-    s_target, s_net, s_b1, _s_b2, _s_null = np.random.default_rng(seed).spawn(5)
-    tgt = target if isinstance(target, Target) else make_target(target, d, s_target, noise)
-    if tgt.d != d:
-        raise ValueError(f"target has dimension {tgt.d} but d = {d}")
-    W0, a = init_network(N, d, s_net, dtype)
-    X, y = tgt.sample(n, s_b1, dtype)
-    return OneStepDraw(W0, a, X, y, gradient(W0, a, X, y, act), tgt, act, seed)
+    r = draw_run(N, d, n, target, seed, noise, dtype)
+    return OneStepDraw(r.W0, r.a, r.X1, r.y1, gradient(r.W0, r.a, r.X1, r.y1, act), r.target,
+                       act, seed)
 
 
 def threshold_eta(target, activation="tanh", N: int = 1000, d: int | None = None,
                   n: int | None = None, a_norm: float = 1.0) -> float:
-    """Step size at which the one-step spike leaves the bulk (SPEC 3.1, E1).
+    """Step size at which the one-step spike leaves the bulk (book: dv-spiked-rectangular).
 
     The spiked rectangular model W0 + theta u v^T (W0 entries N(0, 1/d), phi = N/d) has an
     outlier iff theta > phi^(1/4) (for phi <= 1 directly, for phi > 1 after the transposition
@@ -139,7 +137,8 @@ def threshold_eta(target, activation="tanh", N: int = 1000, d: int | None = None
 def transition_theory(etas: Iterable[float], target="he1", activation="tanh", N: int = 1000,
                       d: int | None = None, n: int | None = None) -> dict:
     """Theory curves of E1 on any grid of eta (no simulation): ``s1``, ``cos2``,
-    ``overlap_u1``, ``overlap_a``, ``theta`` (SPEC 3.1, :func:`companion.one_step_prediction`).
+    ``overlap_u1``, ``overlap_a``, ``theta`` (book: dv-spiked-rectangular,
+    :func:`companion.one_step_prediction`).
     ``target`` and ``activation`` are names or objects (only their moments enter)."""
     etas = np.array([positive_real(e, "eta", allow_zero=True) for e in etas])
     N, d, n = _sizes(N, d, n)
@@ -156,7 +155,7 @@ def transition_theory(etas: Iterable[float], target="he1", activation="tanh", N:
 
 def noise_level(target: Target, k: int, d: int, n: int) -> float:
     """Squared cosine of u1 = X^T y / n with a direction beta*_k that has mu*_k = 0, from
-    sampling noise alone (companion derivation, SPEC 3.1):
+    sampling noise alone (companion derivation, book: dv-one-step-spike):
 
         E<u1, beta*_k>^2 / E||u1||^2 = E[z_k^2 y^2] / (n ||mu*||^2 + d E[y^2])   (+ O(1/n^2)).
 
@@ -180,7 +179,8 @@ def noise_level(target: Target, k: int, d: int, n: int) -> float:
 
 def decomposition_unit(N: int, target: str, activation: str, seed: int, phi: float = 1.0,
                        psi: float = 1.0) -> dict:
-    """||G||_op, ||m1 a u1^T||_op and ||R||_op = ||G - m1 a u1^T||_op for one draw (SPEC 3.1).
+    """||G||_op, ||m1 a u1^T||_op and ||R||_op = ||G - m1 a u1^T||_op for one draw
+    (book: dv-one-step-spike).
 
     The claim checked: G(W0) is rank one up to a remainder R with ||R||_op = O~(N^-1/2),
     while the spike m1 ||a|| ||u1|| stays of order one. ``d = N / phi``, ``n = psi d``.
@@ -199,7 +199,7 @@ def decomposition_unit(N: int, target: str, activation: str, seed: int, phi: flo
 def spectrum_unit(N: int, eta: float, target: str, activation: str, seed: int,
                   d: int | None = None, n: int | None = None) -> dict:
     """Every singular value of W0 and of W1 = W0 + eta G (dense SVD), the bulk edge
-    1 + sqrt(phi), phi = N/d, and the predicted outlier of W1 (SPEC 3.1)."""
+    1 + sqrt(phi), phi = N/d, and the predicted outlier of W1 (book: dv-spiked-rectangular)."""
     N, d, n = _sizes(N, d, n)
     draw = draw_one_step(N, d, n, target, activation, seed=seed)
     pred = one_step_prediction(eta, draw.target, activation, N, d, n)
@@ -210,7 +210,8 @@ def spectrum_unit(N: int, eta: float, target: str, activation: str, seed: int,
 
 def transition_unit(N: int, etas, target: str, activation: str, seed: int,
                     d: int | None = None, n: int | None = None) -> dict:
-    """E1: one step at eta = Theta(1), the BBP-type transition (SPEC 3.1, 4), one seed.
+    """E1: one step at eta = Theta(1), the BBP-type transition (book: dv-spiked-rectangular), one
+    seed.
 
     The gradient is computed once and W1 = W0 + eta G is formed for every eta (``d`` and
     ``n`` default to N). Measured (arrays over eta): ``s1`` (top singular value),
@@ -251,8 +252,8 @@ def transition_unit(N: int, etas, target: str, activation: str, seed: int,
 
 def growth_unit(N: int, alphas, target: str, activation: str, seed: int, c: float = 1.0,
                 psi: float = 1.0) -> dict:
-    """E2: one step with eta = c N^alpha, alpha >= 0, at N = d and n = psi d (SPEC 3.1, 4),
-    one seed.
+    """E2: one step with eta = c N^alpha, alpha >= 0, at N = d and n = psi d
+    (book: dv-one-step-spike), one seed.
 
     Measured (arrays over alpha): ``s1``, ``cos2_beta`` (top right singular vector with
     beta*_1) and ``overlap_u1`` (with u1 / ||u1||); ``cos2_u1`` is cos^2(u1, beta*_1)
@@ -285,8 +286,8 @@ def growth_unit(N: int, alphas, target: str, activation: str, seed: int, c: floa
 
 def directions_unit(N: int, target: str, alpha: float, c: float, top: int, activation: str,
                     seed: int) -> dict:
-    """Which target directions one step sees (SPEC 3.1: "if mu* = 0 nothing is learned"):
-    one step with eta = c N^alpha at N = d = n, one seed.
+    """Which target directions one step sees (if mu* = 0 nothing is learned,
+    book: dv-one-step-spike): one step with eta = c N^alpha at N = d = n, one seed.
 
     Arrays over the target's directions k: ``cos2`` (top right singular vector of W1 with
     beta*_k), ``proj_top`` (squared norm of the projection of beta*_k on the top-``top``
@@ -317,14 +318,12 @@ def directions_unit(N: int, target: str, alpha: float, c: float, top: int, activ
 def u1_unit(N: int, target: str, seed: int) -> dict:
     """cos^2(u1, beta*_k) for one draw of the data alone (no network, no gradient): a cheap
     check of :func:`noise_level` and :func:`companion.u1_alignment`, run over many seeds to
-    average the heavy-tailed noise (SPEC 3.1). The streams are those of
+    average the heavy-tailed noise (book: dv-one-step-spike). The streams are those of
     :func:`draw_one_step`, so seed s gives the same u1 there. Returns ``cos2`` (array over
     the directions) and ``d``; the prediction is :func:`u1_theory`."""
     N = positive_int(N, "N")
-    s_target, _s_net, s_b1, _s_b2, _s_null = np.random.default_rng(seed).spawn(5)
-    tgt = make_target(target, N, s_target)
-    X, y = tgt.sample(N, s_b1)
-    return {"cos2": cos2_with_directions(X.T @ y / N, tgt.directions)[0], "d": N}
+    r = draw_run(N, N, N, target, seed, network=False)
+    return {"cos2": cos2_with_directions(r.X1.T @ r.y1 / N, r.target.directions)[0], "d": N}
 
 
 def u1_theory(target: str, N: int) -> np.ndarray:

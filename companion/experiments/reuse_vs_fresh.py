@@ -1,12 +1,13 @@
-"""Experiments of the chapter "Reused versus fresh batches" (SPEC 3.3, 4: E6 to E9, 5).
+"""Experiments of the chapter "Reused versus fresh batches" (E6 to E9; book: dv-learnability,
+dv-first-direction).
 
 The paper states (abstract): with a fresh batch the second step learns only directions of
 information exponent one; with the batch reused it can learn directions of higher exponent
 "provided that alpha1, alpha2 are chosen properly" (the summary: for example He_3, if
-Lambda(alpha1, alpha2) >= 2). The companion derives the mechanism (SPEC 3.2, 3.3): with
-reuse the second step's pre-activation change contains the self term
-y_i sigma'(w_j^T x_i) eta1 a_j / psi, so the spikes of W2 carry powers of y, and beta*
-enters through kappa_{k,r} E[z y^(r+1)].
+Lambda(alpha1, alpha2) >= 2). The companion derives the mechanism (book: dv-expansion,
+dv-learnability): with reuse the second step's pre-activation change contains the self term y_i
+sigma'(w_j^T x_i) eta1 a_j / psi, so the spikes of W2 carry powers of y, and beta* enters through
+kappa_{k,r} E[z y^(r+1)].
 
 What is here (nothing draws; the figures are in :mod:`companion.figures.reuse_vs_fresh`):
 
@@ -21,7 +22,7 @@ What is here (nothing draws; the figures are in :mod:`companion.figures.reuse_vs
 * :func:`beta_carrier`: which of the top-m right singular vectors carries beta*, and where
   its left vector lies on the Gram-Schmidt powers of a;
 * :func:`link_moments`, :func:`activation_moments`, :func:`learnability_table`: the numbers
-  of the mechanism (SPEC 3.3), for tables;
+  of the mechanism (book: dv-learnability), for tables;
 * :func:`he2_plus_he3`, :func:`bounded_odd_link`: the other targets' links.
 """
 
@@ -41,13 +42,12 @@ from ..runs import Runs
 from ..spectra import top_singular
 from ..spikes import power_weights
 from ..targets import Link, Target, make_link, make_target
-from ..theory import (first_direction_alignment, is_learnable, lambda_count,
-                      spiked_rectangular)
+from ..theory import first_direction_alignment, is_learnable, lambda_count, spiked_rectangular
 from ..validation import seed_list
 from . import Experiment, run_units
 
 #: (alpha1, alpha2) pairs of the first-direction experiment: two in the one-step phase
-#: (Lambda = 0) and two with added spikes (SPEC 3.3 quotes (0.2, 0.2) and (0.4, 0.25)).
+#: (Lambda = 0) and two with added spikes ((0.2, 0.2) and (0.4, 0.25)).
 FIRST_DIRECTION_PAIRS: tuple[tuple[float, float], ...] = ((0.2, 0.2), (0.1, 0.3),
                                                            (0.4, 0.25), (0.35, 0.45))
 
@@ -55,7 +55,7 @@ FIRST_DIRECTION_PAIRS: tuple[tuple[float, float], ...] = ((0.2, 0.2), (0.1, 0.3)
 #: (:func:`companion.phase_line` gives 3); He_3 needs only the k = 2 term, exponent +0.15.
 HEADLINE_POINT: tuple[float, float] = (0.35, 0.45)
 
-#: (batch, alpha1, alpha2) settings of the headline experiment (SPEC 4): reused with
+#: (batch, alpha1, alpha2) settings of the headline experiment (book: reg-experiments): reused with
 #: Lambda = 3 (He_3 learnable), reused with Lambda = 1 (not), fresh with Lambda = 3 (not).
 HEADLINE_SETTINGS: tuple[tuple[str, float, float], ...] = (("reused", *HEADLINE_POINT),
                                                            ("reused", 0.20, 0.45),
@@ -70,7 +70,7 @@ ABLATION_ACTIVATIONS: tuple[str, ...] = ("tanh", "shifted_tanh", "relu")
 # -- target links ---------------------------------------------------------------------------
 def he2_plus_he3(z):
     """He_2(z)/sqrt(2) + He_3(z)/sqrt(6) (normalized Hermite); as a link it is divided by
-    sqrt(2), the target (He_2 + He_3)/sqrt(2) of SPEC 4, E8."""
+    sqrt(2), the target (He_2 + He_3)/sqrt(2) of E8 (book: reg-experiments)."""
     return normalized_hermite(2, z) + normalized_hermite(3, z)
 
 
@@ -144,7 +144,7 @@ def _prediction(learnable: bool | None) -> float:
 # -- the unit functions ---------------------------------------------------------------------
 def first_direction_unit(N: int, alpha1: float, alpha2: float, batch: str, target: str,
                          activation: str, seed: int, psi: float = 1.0) -> dict:
-    """E6 (SPEC 3.3, 4): cos^2(top right singular vector v1 of W2, beta*) for one run
+    """E6 (book: dv-first-direction): cos^2(top right singular vector v1 of W2, beta*) for one run
     (d = N, n = psi d), and what it is made of:
 
     * ``cos2``: the measurement; ``s1``: the top singular value; ``lambda``: Lambda;
@@ -156,7 +156,7 @@ def first_direction_unit(N: int, alpha1: float, alpha2: float, batch: str, targe
     * ``theta``: the spike strength m1 ||a|| ||ubar_eta|| of this run (ubar_eta =
       (eta1 + eta2) u1 or eta1 u1 + eta2 u2), and ``spike_factor``, the right-vector overlap
       |<v1, ubar/||ubar||>|^2 of the spiked rectangular model at that theta (1 - 1/theta^2
-      for N = d; SPEC 3.1);
+      for N = d; book: dv-spiked-rectangular);
     * ``finite_size_prediction`` = ``ubar_cos2 * spike_factor`` and ``v_ubar_cos2``, the
       measured cos^2(v1, ubar);
     * ``limit_finite_n``: ``limit`` times the spike factor at the theoretical theta (||a|| = 1,
@@ -205,7 +205,7 @@ def first_direction_unit(N: int, alpha1: float, alpha2: float, batch: str, targe
 
 def projection_unit(N: int, batch: str, alpha1: float, alpha2: float, target: str,
                     activation: str, m: int, seed: int) -> dict:
-    """E7 to E9 (SPEC 3.3, 4): ||P_m beta*||^2, the squared norm of the projection of the
+    """E7 to E9 (book: dv-learnability): ||P_m beta*||^2, the squared norm of the projection of the
     target direction on the top-``m`` right singular subspace of W2, for one run (d = n = N;
     ``target`` a label of :func:`target_spec`). Result keys:
 
@@ -216,7 +216,7 @@ def projection_unit(N: int, batch: str, alpha1: float, alpha2: float, target: st
     ``cos2_i`` (cos^2 of each top-m right singular vector with beta*: where in the subspace
     the projection sits; they sum to ``projection``) and ``left`` (m x 5: the squared
     overlaps of each top-m left singular vector with the Gram-Schmidt powers q_1..q_5 of a,
-    so that the vector carrying beta* can be traced to the term that made it, SPEC 3.2).
+    so that the vector carrying beta* can be traced to the term that made it, book: dv-expansion).
     """
     act = get_activation(activation)
     run = run_two_steps(int(N), alpha1=alpha1, alpha2=alpha2, batch=batch, activation=act,
@@ -250,7 +250,7 @@ def run_missing(experiment: Experiment, have: Runs, scale: str = "small", **size
 
 def beta_carrier(runs: Runs) -> dict:
     """Which of the top-m right singular vectors carries beta* in ``runs`` (the seeds of one
-    setting), and where its left singular vector lies (SPEC 3.2, 3.3):
+    setting), and where its left singular vector lies (book: dv-census, dv-learnability):
 
     ``index`` (0-based) of the vector with the largest mean cos^2 with beta*; ``share`` (m,)
     the mean cos^2 of each vector; ``largest_in`` the number of runs in which that vector
@@ -276,7 +276,7 @@ def beta_carrier(runs: Runs) -> dict:
 
 # -- the mechanism's numbers ----------------------------------------------------------------
 def link_moments(links, powers: Sequence[int] = (1, 2, 3)) -> dict[str, np.ndarray]:
-    """E[z g(z)^p] for each link and power (SPEC 3.3): p = 1 is mu*, what a fresh batch (and
+    """E[z g(z)^p] for each link and power (book: dv-hermite): p = 1 is mu*, what a fresh batch (and
     one step) sees; p = r + 1 >= 2 is what the reused second step's k-th spike sees through
     kappa_{k,r}. Also the information exponent and E g^6 (the size of the noise in the
     y^3 term). ``links``: names, callables or :class:`Link` objects, or a dict."""
@@ -297,8 +297,8 @@ def link_moments(links, powers: Sequence[int] = (1, 2, 3)) -> dict[str, np.ndarr
 def activation_moments(activations, pairs: Sequence[tuple[int, int]] = ((1, 1), (2, 1), (2, 2))
                        ) -> dict[str, np.ndarray]:
     """m1, m2, m3 and kappa_{k,r} = E[sigma^(k+1)(zeta) sigma'(zeta)^r] for each activation
-    (SPEC 1, 3.2): m_{k+1} sets the fresh k-th spike, kappa_{k,r} the reused one's
-    y-power terms; He_3 needs kappa_{2,2} != 0. (ReLU's kappa are printed as 0 from its
+    (book: dv-moments, dv-expansion): m_{k+1} sets the fresh k-th spike, kappa_{k,r} the reused
+    one's y-power terms; He_3 needs kappa_{2,2} != 0. (ReLU's kappa are printed as 0 from its
     almost-everywhere derivatives; it lies outside the smooth expansion.)"""
     items = _as_named(activations, lambda a: get_activation(a).name)
     out: dict[str, list] = {"activation": [], "m1": [], "m2": [], "m3": []}

@@ -1,25 +1,24 @@
 """Experiments of the chapter "Two steps: a spiked spectrum" (book/two_steps.ipynb).
 
-SPEC section 3.2 and experiments E3, E4, E5 and E10 (section 4). After two steps the
-update is, by the companion's reconstruction (SPEC 3.2),
+Experiments E3, E4, E5 and E10 (book: reg-experiments). After two steps the update is,
+by the companion's reconstruction (book: dv-expansion, dv-exponents),
 
     W2 - W0 ~ a ubar^T + sum_k C_k a^{o(k+1)} v_k^T,
 
 with term k of operator norm ~ N^{alpha2 - k (1/2 - alpha1)} (k >= 1) and the first spike
 (k = 0) growing as N^{max(alpha1, alpha2)}. The term of order k is read off the update by
 projecting it on the k-th Gram-Schmidt power of a (:func:`companion.term_sizes`), which does
-not need to count outliers against the Marchenko-Pastur edge at one N (SPEC pitfall 3).
+not need to count outliers against the Marchenko-Pastur edge at one N (book: dv-pit-edge).
 
-Every function takes the sizes, seeds and step-size exponents as arguments, so that a
-paper-scale run can call it with larger N; the ``*_run`` functions compute one unit of work
-(one parameter point, one seed) and return plain numpy arrays, the sweep functions loop over
-units and stack the results in a dict. Nothing here draws a figure. All randomness comes from
+Every function takes the sizes, seeds and step-size exponents as arguments; the ``*_run``
+functions compute one unit (one parameter point, one seed) as plain arrays, the sweep
+functions stack units in a dict. Nothing here draws a figure; all randomness comes from
 :func:`companion.run_two_steps` with explicit seeds.
 """
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from typing import Sequence
 
 import numpy as np
 
@@ -29,8 +28,8 @@ from ..expansion import leading_order_sizes
 from ..network import run_two_steps
 from ..spectra import mp_edges, singular_values, top_singular
 from ..spikes import separate_strengths
-from ..theory import lambda_count, present_terms, spike_exponent, term_exists
-from ..validation import choice, positive_int, seed_list
+from ..theory import lambda_count, present_terms
+from ..validation import positive_int, seed_list
 from . import Experiment
 
 BATCHES = ("reused", "fresh")
@@ -41,7 +40,7 @@ def fit_slopes(Ns: Sequence[int], sizes: np.ndarray) -> np.ndarray:
     """Least-squares slope of log(size) against log(N) along axis 0 of ``sizes``.
 
     ``sizes`` has shape (len(Ns), ...); the result has the remaining shape. This is the
-    growth exponent the chapter compares with ``spike_exponent`` (SPEC 4, E4).
+    growth exponent the chapter compares with ``spike_exponent`` (book: dv-exponents).
     """
     x = np.log(np.asarray(Ns, float))
     y = np.log(np.asarray(sizes, float))
@@ -111,7 +110,7 @@ def local_slopes(Ns, values, level: float = 0.95, draws: int = 2000, seed: int =
 
 def bbp_position(theta, phi: float = 1.0):
     """Outlier position of W0 + theta u v^T for N = d (phi = 1): theta + 1/theta if
-    theta > 1, else the bulk edge 2 (SPEC 3.1; the general phi is
+    theta > 1, else the bulk edge 2 (book: dv-spiked-rectangular; the general phi is
     :func:`companion.spiked_rectangular`)."""
     if phi != 1.0:
         raise ValueError("bbp_position is written for phi = N/d = 1; use cp.spiked_rectangular")
@@ -127,13 +126,13 @@ def two_step_run(N: int, alpha1: float, alpha2: float, seed: int, K: int = 4,
     """One unit of work: one two-step run summarized by a few numbers.
 
     * ``terms`` (K,): ||q_j^T (W2 - W0)|| on the Gram-Schmidt powers q_1..q_K of a; entry k
-      is the spike term of order k, left vector a^{o(k+1)} (SPEC 3.2, E4);
+      is the spike term of order k, left vector a^{o(k+1)} (book: dv-separate-strengths);
     * ``separate`` (K,): :func:`separate_strengths`, the part of each term that can make an
       outlier of its own; ``leading`` (K,): :func:`companion.expansion.leading_order_sizes`,
       the leading-order prediction of each term size from the run's own data;
     * with ``reference=True``, also ``diff`` = ||W2 - W_ref||_op and ``ref`` =
       ||W_ref - W0||_op, where W_ref = W0 + (eta1 + eta2) G(W0; X1, y1) is the one-step
-      reference (SPEC 3.2, E5); operator norms by Lanczos.
+      reference (book: dv-one-step-reference); operator norms by Lanczos.
     """
     run = run_two_steps(N=N, alpha1=alpha1, alpha2=alpha2, batch=batch, activation=activation,
                         target=target, noise=noise, seed=seed, null_labels=null_labels,
@@ -155,7 +154,7 @@ def fresh_relative_difference(alpha1: float, alpha2: float, N, mu_star: float = 
                               second_moment: float = 1.0, psi: float = 1.0, c1: float = 1.0,
                               c2: float = 1.0):
     """Limit of ||W2 - W_ref||_op / ||W_ref - W0||_op for a fresh batch (companion
-    derivation, SPEC 3.2 and 3.3; E5).
+    derivation, book: dv-one-step-reference).
 
     Both spikes have left vector a: W2 - W0 ~ m1 a (eta1 u1 + eta2 u2)^T and
     W_ref - W0 ~ (eta1 + eta2) m1 a u1^T, so the difference is eta2 m1 a (u2 - u1)^T. The
@@ -183,7 +182,7 @@ def spectrum_with_null(N: int, alpha1: float, alpha2: float, seed: int = 0, K: i
 
     The null run has the same seed, sizes and step sizes, and labels of an independent
     sample of the same distribution (``run_two_steps(..., null_labels=True)``): heavy tails
-    included, no dependence on the inputs (SPEC pitfall 3). For each of the two runs
+    included, no dependence on the inputs (book: dv-pit-edge). For each of the two runs
     (keys without and with the suffix ``_null``):
 
     * ``s_top``: the top ``top`` singular values of W2 (Lanczos); ``s``: all of them, by a

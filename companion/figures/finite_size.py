@@ -1,4 +1,4 @@
-"""Figures of the chapter "Finite size, honestly" (SPEC sections 0, 5 and 6).
+"""Figures of the chapter "Finite size, honestly" (book: dv-sec-finite-n).
 
 One function per figure, each taking the chapter's :class:`~companion.runs.Runs` (from the
 experiment specs of :mod:`companion.experiments.finite_size`) and returning a matplotlib
@@ -15,7 +15,7 @@ from .. import plotting as cplt
 from ..book import fmt_interval, fmt_signed
 from ..experiments import finite_size as ex
 from ..runs import Runs
-from ._common import _new_figure
+from ._common import _new_figure, log_axis, range_bars
 
 TARGET_LABEL = {"he1": r"$\mathrm{He}_1$", "he3": r"$\mathrm{He}_3$"}
 #: the settings of the spread study: colour by batch, one marker each
@@ -25,9 +25,8 @@ SETTING_STYLE = {("reused", 0.35): ("reused", "o", r"reused $(0.35, 0.45)$, $\La
 #: the settings of the convergence study: one marker and one theory line style each
 CONVERGENCE_STYLE = {(0.05, 0.05): ("s", ":"), (0.20, 0.20): ("o", "--"),
                      (0.35, 0.45): ("D", "-.")}
-#: the polynomial activation of the blow-up, as the chapter names it
+#: the polynomial activation of the blow-up (named in :data:`companion.plotting.ACTIVATION_STYLE`)
 POLYNOMIAL = ex.BLOWUP_ACTIVATIONS[1]
-ACTIVATION_NAME = {"tanh": "tanh", POLYNOMIAL: "He1+He2/√2+He3/√6"}
 
 
 def _mosaic(layout, height, **kw):
@@ -38,21 +37,8 @@ def _mosaic(layout, height, **kw):
     return fig, fig.subplot_mosaic(layout, **kw)
 
 
-def _log_x(ax, ticks) -> None:
-    ax.set_xscale("log")
-    ax.set_xticks(ticks, [str(t) for t in ticks])
-    ax.minorticks_off()
-
-
 def _hollow(color) -> dict:
     return dict(markerfacecolor="white", markeredgecolor=color, markeredgewidth=1.3)
-
-
-def _range_bars(values):
-    """(mean, [mean - min, max - mean]) over axis 1 of a [point, seed] array."""
-    v = np.asarray(values, float)
-    mean = v.mean(axis=1)
-    return mean, np.stack([mean - v.min(axis=1), v.max(axis=1) - mean])
 
 
 # --- how far laptop sizes are from infinity ---------------------------------------------
@@ -77,11 +63,11 @@ def scales(pre: Runs, N: int):
                                           ("max", "D", "measured: largest entry",
                                            _hollow(P["one_step"]))):
             values = np.array([runs.where(N=n).values(key) for n in sizes])
-            cplt.sim_points(ax, sizes, *_range_bars(values), color=P["one_step"],
+            cplt.sim_points(ax, sizes, *range_bars(values), color=P["one_step"],
                             marker=marker, label=label, **extra)
         ax.axhline(1.0, color=P["null"], linestyle=":", linewidth=1.3, label="a change of one")
         ax.set_yscale("log")
-        _log_x(ax, [t for t in ticks if t in (sizes[0], sizes[-1], 8192)])
+        log_axis(ax, [t for t in ticks if t in (sizes[0], sizes[-1], 8192)])
         ax.set_xlim(sizes[0] / 1.5, 8192 * 1.5)
         ax.set_ylim(0.1, 50)
         ax.set_yticks([0.1, 1, 10], ["0.1", "1", "10"])
@@ -96,7 +82,7 @@ def scales(pre: Runs, N: int):
         cplt.theory_line(bx, grid, (grid / N) ** e, linestyle=style, label=rf"$e_k = {e:.2f}$")
     bx.axvspan(500, 4000, color=P["null"], alpha=0.15, linewidth=0, label="laptop sizes")
     bx.axvline(N, color=P["null"], linestyle=":", linewidth=1.3)
-    _log_x(bx, ticks)
+    log_axis(bx, ticks)
     bx.set_title("growth of a spike term $N^{e_k}$")
     bx.set_xlabel(r"width $N$")
     bx.set_ylabel(f"relative to $N = {N}$")
@@ -275,8 +261,8 @@ def convergence(runs: Runs, rates=None):
                           for N in Ns])
         pred = ex.first_spike_prediction(grid, *pair)
         line = cplt.theory_line(ax, grid, 1 - pred["overlap2"], linestyle=style)
-        points = cplt.sim_points(ax, Ns, *_range_bars(gap), color=P["reused"], marker=marker)
-        cplt.sim_points(bx, Ns, *_range_bars(ratio), color=P["reused"], marker=marker)
+        points = cplt.sim_points(ax, Ns, *range_bars(gap), color=P["reused"], marker=marker)
+        cplt.sim_points(bx, Ns, *range_bars(ratio), color=P["reused"], marker=marker)
         handles.append(((points, line),
                         rf"$({pair[0]:.2f}, {pair[1]:.2f})$: slope {fmt_signed(r['gap'])} "
                         f"{fmt_interval(r['gap_low'], r['gap_high'], signed=True)}, "
@@ -285,7 +271,7 @@ def convergence(runs: Runs, rates=None):
     ax.set_ylabel(r"gap $1 - |\langle v_1, u_1 \rangle|^2$")
     ax.set_title("direction of the first spike")
     cplt.theory_line(bx, grid, np.ones_like(grid))
-    _log_x(bx, Ns + [8192])
+    log_axis(bx, Ns + [8192])
     bx.set_ylim(0.6, 1.1)
     bx.set_xlabel(r"width $N = d = n$")
     bx.set_ylabel(r"$s_1(W_2)$ / prediction")
@@ -313,13 +299,14 @@ def blowup(runs: Runs):
         # the leading order is (N^alpha1 + N^alpha2) times a constant of the activation
         const = g.where(N=Ns[-1]).mean("theory_s1") / (Ns[-1] ** a1 + Ns[-1] ** a2)
         cplt.theory_line(ax, grid, const * (grid ** a1 + grid ** a2), linestyle=style,
-                         label=f"{ACTIVATION_NAME[act]}: leading order")
+                         label=f"{cplt.activation_name(act)}: leading order")
         for batch, off in (("reused", 0.96), ("fresh", 1.04)):
             v = np.array([g.where(batch=batch, N=N).values("s1") for N in Ns])
-            cplt.sim_points(ax, np.array(Ns) * off, *_range_bars(v), color=P[batch],
-                            marker=marker, markersize=8, label=f"{ACTIVATION_NAME[act]}, {batch}")
+            cplt.sim_points(ax, np.array(Ns) * off, *range_bars(v), color=P[batch],
+                            marker=marker, markersize=8,
+                            label=f"{cplt.activation_name(act)}, {batch}")
     ax.set_yscale("log")
-    _log_x(ax, Ns)
+    log_axis(ax, Ns)
     ax.set_xlabel(r"width $N = d = n$")
     ax.set_ylabel(r"top singular value $s_1(W_2)$")
     ax.set_title(r"$\mathrm{He}_3$ target, $(\alpha_1, \alpha_2) = (0.35, 0.45)$")

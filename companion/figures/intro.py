@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..runs import Runs
-from ._common import _new_figure
+from ._common import _new_figure, log_axis, range_bars
 
 #: the point of panel (a): Lambda = 3, off every phase line (the second point of the
 #: spike-emergence experiment, ``companion.experiments.two_steps.EMERGENCE_POINTS``)
@@ -35,20 +35,6 @@ _PROJECTION_STYLE = {
     ("fresh", 0.35, 0.45): dict(marker="D", offset=1.06,
                                 label=r"fresh, $(0.35, 0.45)$, $\Lambda = 3$"),
 }
-
-
-def _range(groups: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-    """Mean over seeds and the (lower, upper) offsets of the range, per group."""
-    mean = np.array([v.mean() for v in groups])
-    return mean, np.stack([mean - [v.min() for v in groups], [v.max() for v in groups] - mean])
-
-
-def _log_N_axis(ax, Ns) -> None:
-    ax.set_xscale("log")
-    ax.set_xticks(Ns, [str(int(n)) for n in Ns])
-    ax.minorticks_off()
-    ax.set_xlim(Ns[0] / 1.4, Ns[-1] * 1.4)
-    ax.set_xlabel(r"width $N = d = n$")
 
 
 def _missing(ax, title: str) -> None:
@@ -92,12 +78,12 @@ def spike_panel(ax, spikes: Runs, activations=SPIKE_ACTIVATIONS, point=SPIKE_POI
         sel = runs.where(activation=act)
         if not len(sel):
             continue
-        mean, err = _range([sel.where(N=N).values("n_outliers") for N in Ns])
+        mean, err = range_bars([sel.where(N=N).values("n_outliers") for N in Ns])
         style = cplt.ACTIVATION_STYLE[act]
         handles.append(cplt.sim_points(ax, np.array(Ns) * offsets[act], mean, err,
                                        color=style["color"], marker=style["marker"],
                                        label=style["label"], markersize=7))
-    _log_N_axis(ax, Ns)
+    log_axis(ax, Ns, pad=1.4, label=r"width $N = d = n$")
     ax.set_ylim(0.5, every + 0.6)
     ax.set_yticks(range(1, every + 1))
     ax.set_ylabel("outliers of $W_2$")
@@ -117,7 +103,7 @@ def projection_panel(ax, projection: Runs) -> list:
         if not len(sel):
             continue
         present = [N for N in Ns if len(sel.where(N=N))]
-        mean, err = _range([sel.where(N=N).values("projection") for N in present])
+        mean, err = range_bars([sel.where(N=N).values("projection") for N in present])
         handles.append(cplt.sim_points(ax, np.array(present) * st["offset"], mean, err,
                                        color=cplt.PALETTE[batch], marker=st["marker"],
                                        label=st["label"], markersize=7))
@@ -125,7 +111,7 @@ def projection_panel(ax, projection: Runs) -> list:
     handles.append(cplt.theory_line(ax, grid, 4 / grid, color=cplt.PALETTE["null"],
                                     linestyle="--", label="chance $4/d$"))
     ax.set_yscale("log")
-    _log_N_axis(ax, Ns)
+    log_axis(ax, Ns, pad=1.4, label=r"width $N = d = n$")
     ax.set_ylabel(r"$\|P_4 \beta^*\|^2$")
     ax.set_title(r"(b) $\mathrm{He}_3$ target, $\tanh$")
     return handles

@@ -1,5 +1,5 @@
-"""Figures of the chapter "One step: a rank-one spike" (SPEC 3.1; E1, E2 and the chapter's
-own checks), one function per figure.
+"""Figures of the chapter "One step: a rank-one spike" (book: dv-one-step-spike; E1, E2 and the
+chapter's own checks), one function per figure.
 
 Each takes :class:`~companion.runs.Runs` from :mod:`companion.experiments.one_step` and
 returns a matplotlib Figure in the book's style. :func:`transition` and :func:`growth` also
@@ -19,12 +19,14 @@ from __future__ import annotations
 import numpy as np
 
 from ..runs import Runs
-from ._common import _new_figure
+from ._common import _new_figure, log_axis
 
 #: markers of the chapter's runs (filled) and of the stored paper-scale runs (hollow)
 STORED = dict(markerfacecolor="none", markeredgewidth=1.4, markersize=8)
 #: the exponents shown in the growth figure, each with its own marker and shade of green
 GROWTH_ALPHAS = (0.1, 0.2, 0.3, 0.4)
+#: the label of a size axis
+SIZE_LABEL = r"width $N = d = n$"
 _GROWTH_MARKERS = ("o", "s", "D", "^")
 _GREENS = ("#7FCDAE", "#3BAA83", "#029E73", "#01573F")
 
@@ -46,20 +48,6 @@ def _mean_sd(runs: Runs, key: str):
 
 def _hollow(color):
     return dict(STORED, markeredgecolor=color, color=color)
-
-
-def _size_axis(ax, ns, label=r"width $N = d = n$"):
-    """A log x axis labelled with the simulated sizes themselves (a size within 15% of a
-    smaller labelled one, e.g. 512 next to 500, keeps its tick mark but not its label)."""
-    ns = sorted({int(n) for n in ns})
-    shown = []
-    for n in ns:
-        if not shown or n > 1.15 * shown[-1]:
-            shown.append(n)
-    ax.set_xscale("log")
-    ax.set_xticks(ns, [str(n) if n in shown else "" for n in ns])
-    ax.minorticks_off()
-    ax.set_xlabel(label)
 
 
 def _legend_below(fig, axes, ncol=3, **kw):
@@ -92,13 +80,6 @@ def _legend_columns(fig, axes, **kw):
 def _square(runs: Runs) -> Runs:
     """The runs with N = d (the transition's stored runs carry no d: they are square)."""
     return runs.where(lambda r: r.params.get("d", r.params["N"]) == r.params["N"])
-
-
-def _n_label(runs: Runs, stored: bool = False) -> str:
-    Ns = sorted({int(n) for n in runs.unique("N")})
-    seeds = len(runs.unique("seed"))
-    size = f"$N = {Ns[0]}$" if len(Ns) == 1 else f"$N = {Ns[0]}$ to ${Ns[-1]}$"
-    return f"{size}, {seeds} seeds" + (", stored" if stored else "")
 
 
 # -- the gradient is rank one -----------------------------------------------------------------
@@ -135,7 +116,7 @@ def rank_one(runs: Runs):
     r_small = groups[(Ns[0],)].values("r_norm").mean()
     cplt.theory_line(ax, grid, r_small * np.sqrt(Ns[0] / grid), linestyle="--",
                      label=r"slope $-1/2$")
-    _size_axis(ax, Ns)
+    log_axis(ax, Ns, close="blank", label=SIZE_LABEL)
     ax.set_yscale("log")
     ax.set_ylabel("operator norm")
     ax.set_title("the gradient at initialisation")
@@ -304,7 +285,7 @@ def growth(runs: Runs, stored: Runs | None = None):
         Ns_s = sorted(int(n) for n in stored.unique("N"))
         ax1.plot([], [], marker="o", linestyle="none",
                  label=f"open: stored, $N \\geq {Ns_s[0]}$", **_hollow(P["one_step"]))
-    _size_axis(ax1, all_Ns)
+    log_axis(ax1, all_Ns, close="blank", label=SIZE_LABEL)
     ax1.set_yscale("log")
     ax1.set_yticks([2, 4, 8, 16, 32], ["2", "4", "8", "16", "32"])
     ax1.minorticks_off()
@@ -385,7 +366,7 @@ def directions(runs: Runs):
         if Ns is not None:
             cplt.theory_line(ax, Ns, 1 / Ns, color=P["null"], linestyle=":",
                              label=r"random direction, $1/d$")
-            _size_axis(ax, Ns)
+            log_axis(ax, Ns, close="blank", label=SIZE_LABEL)
         ax.set_yscale("log")
         ax.set_title(title)
     axes[0].set_ylabel(r"$\cos^2(v_1, \beta^*_k)$")

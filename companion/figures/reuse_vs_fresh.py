@@ -1,4 +1,5 @@
-"""Figures and tables of the chapter "Reused versus fresh batches" (SPEC 3.3; E6 to E9).
+"""Figures and tables of the chapter "Reused versus fresh batches" (book: dv-learnability; E6 to
+E9).
 
 Each figure function takes the runs (the chapter's own, or the stored paper-scale runs
 alone, as ``python -m companion reproduce`` passes them) and, optionally, the stored runs
@@ -13,19 +14,25 @@ from __future__ import annotations
 import numpy as np
 
 from ..book import fmt, fmt_fixed
-from ..experiments.reuse_vs_fresh import (ABLATION_ACTIVATIONS, FIRST_DIRECTION_PAIRS,
-                                          HEADLINE_POINT, TARGET_LABELS, activation_moments,
-                                          beta_carrier, learnability_table, link_moments,
-                                          target_spec)
+from ..experiments.reuse_vs_fresh import (
+    ABLATION_ACTIVATIONS,
+    FIRST_DIRECTION_PAIRS,
+    HEADLINE_POINT,
+    TARGET_LABELS,
+    activation_moments,
+    beta_carrier,
+    learnability_table,
+    link_moments,
+    target_spec,
+)
 from ..runs import Runs
-from ._common import _new_figure
+from ._common import _new_figure, log_axis, range_bars
 
 #: marker of each batch setting (and of the Lambda = 1 control of the headline)
 MARKER = {"reused": "o", "fresh": "s", "control": "v"}
-#: pretty names of the targets and activations on the axes
+#: pretty names of the targets on the axes (activations: companion.plotting.ACTIVATION_STYLE)
 TARGET_NAME = {"He_3": r"He$_3$", "He_2": r"He$_2$",
                "(He_2+He_3)/sqrt2": r"(He$_2$+He$_3$)/$\sqrt{2}$", "bounded odd": "bounded odd"}
-ACTIVATION_NAME = {"tanh": "tanh", "shifted_tanh": "tanh(z+0.5)", "relu": "ReLU"}
 
 
 def _smooth(activation) -> bool:
@@ -38,12 +45,6 @@ def _smooth(activation) -> bool:
 def _open(color) -> dict:
     """Keywords for the open markers of the stored runs."""
     return dict(markerfacecolor="none", markeredgecolor=color, markeredgewidth=1.5, zorder=2)
-
-
-def _range(runs: Runs, key: str):
-    """(mean, [[mean - min], [max - mean]]) of a result over the runs."""
-    v = runs.values(key).astype(float)
-    return v.mean(), [[v.mean() - v.min()], [v.max() - v.mean()]]
 
 
 def _stored_handle(ax, stored: Runs):
@@ -90,13 +91,13 @@ def first_direction(runs: Runs, stored: Runs | None = None):
             cplt.theory_line(ax, seg, [sel.mean("limit")] * 2, color=P[batch])
             cplt.theory_line(ax, seg, [sel.mean("limit_finite_n")] * 2, color=P[batch],
                              linestyle=":")
-            mean, err = _range(sel, "cos2")
-            cplt.sim_points(ax, [j + shift], [mean], err, color=P[batch], marker=MARKER[batch],
+            mean, err = range_bars([sel.values("cos2")])
+            cplt.sim_points(ax, [j + shift], mean, err, color=P[batch], marker=MARKER[batch],
                             label=f"{batch} batch" if j == 0 else None)
             st = None if stored is None else stored.where(alpha1=a1, alpha2=a2, batch=batch)
             if st is not None and len(st):
-                mean, err = _range(st, "cos2")
-                cplt.sim_points(ax, [j + 2.3 * shift], [mean], err, color=P[batch],
+                mean, err = range_bars([st.values("cos2")])
+                cplt.sim_points(ax, [j + 2.3 * shift], mean, err, color=P[batch],
                                 marker=MARKER[batch], **_open(P[batch]))
     ax.plot([], [], color=P["theory"], label="limit (companion)")
     ax.plot([], [], color=P["theory"], linestyle=":", label=r"limit $\times\,(1 - 1/\theta^2)$")
@@ -167,9 +168,7 @@ def headline_projection(runs: Runs, stored: Runs | None = None):
             factor = offset if filled else stored_offset
             groups = sel.groups("N")
             x = np.array([N for (N,) in groups]) * factor
-            v = [g.values("projection") for g in groups.values()]
-            mean = np.array([a.mean() for a in v])
-            err = [mean - [a.min() for a in v], [a.max() for a in v] - mean]
+            mean, err = range_bars([g.values("projection") for g in groups.values()])
             kw = dict(markersize=7) if filled else dict(markersize=7, **_open(color))
             cplt.sim_points(ax, x, mean, err, color=color, marker=MARKER[kind],
                             label=label if filled else None, **kw)
@@ -180,13 +179,10 @@ def headline_projection(runs: Runs, stored: Runs | None = None):
     cplt.theory_line(ax, grid, 4 / grid, color=P["null"], linestyle="--", label="chance $4/d$")
     if stored is not None and len(stored):
         _stored_handle(ax, stored)
-    ax.set_xscale("log")
     ax.set_yscale("log")
     # ticks at the chapter's sizes and at the stored sizes beyond them (1024 next to 1000
     # would collide)
-    ticks = own + [n for n in Ns if n > 1.3 * max(own)]
-    ax.set_xticks(sorted(set(ticks)), [str(t) for t in sorted(set(ticks))])
-    ax.minorticks_off()
+    log_axis(ax, own + [n for n in Ns if n > 1.3 * max(own)])
     ax.set_xlabel("width $N = d = n$ (stored runs: open, right of each tick)")
     ax.set_ylabel(r"$\|P_4 \beta^*\|^2$")
     ax.set_title(r"He$_3$ target, $\tanh$: $\beta^*$ in the top four")
@@ -214,9 +210,7 @@ def headline_outlier(runs: Runs, stored: Runs | None = None):
         shift, tag = (-0.12, "") if filled else (0.12, " (stored)")
         m = sum(1 for k in sel[0].result if k.startswith("cos2_"))
         cos2 = np.stack([sel.values(f"cos2_{i}") for i in range(m)], axis=1)
-        mean = cos2.mean(0)
-        cplt.sim_points(ax, np.arange(1, m + 1) + shift, mean,
-                        [mean - cos2.min(0), cos2.max(0) - mean], color=P["reused"],
+        cplt.sim_points(ax, np.arange(1, m + 1) + shift, *range_bars(cos2.T), color=P["reused"],
                         marker=MARKER["reused"], markersize=7,
                         label=f"reused, $N = {N}$, {len(sel)} seeds{tag}",
                         **({} if filled else _open(P["reused"])))
@@ -228,9 +222,7 @@ def headline_outlier(runs: Runs, stored: Runs | None = None):
         if carrier != 0:
             vectors.append((0, T[0], "$u_1$ (first spike)"))
         for i, style, name in vectors:
-            rows = left[:, i, :]
-            mean = rows.mean(0)
-            cplt.sim_points(ax2, q + shift, mean, [mean - rows.min(0), rows.max(0) - mean],
+            cplt.sim_points(ax2, q + shift, *range_bars(left[:, i, :].T),
                             color=style["color"], marker=style["marker"], markersize=7,
                             label=f"{name}, $N = {N}${tag}",
                             **({} if filled else _open(style["color"])))
@@ -268,9 +260,9 @@ def _category(runs: Runs, stored: Runs | None, by: str, names, ax, fig):
                 if sel is None or not len(sel):
                     continue
                 x = p + shift * (1 if filled else 2.5)
-                mean, err = _range(sel, "projection")
+                mean, err = range_bars([sel.values("projection")])
                 kw = dict(markersize=7) if filled else dict(markersize=7, **_open(P[batch]))
-                cplt.sim_points(ax, [x], [mean], err, color=P[batch], marker=MARKER[batch],
+                cplt.sim_points(ax, [x], mean, err, color=P[batch], marker=MARKER[batch],
                                 label=f"{batch} batch" if (filled and p == 0) else None, **kw)
                 if filled:
                     v = sel.values("projection")
@@ -322,6 +314,7 @@ def activation_ablation(runs: Runs, stored: Runs | None = None):
     """||P_4 beta*||^2 of the He_3 direction per activation and batch at the headline point,
     with each activation's kappa_{2,2}, m_2 and the companion's prediction for a reused
     batch ("n/a": ReLU lies outside the smooth expansion)."""
+    from .. import plotting as cplt
     fig, ax = _new_figure()
     names = [a for a in ABLATION_ACTIVATIONS if len(runs.where(activation=a))]
     mom = activation_moments(names, pairs=((2, 2),))
@@ -330,7 +323,7 @@ def activation_ablation(runs: Runs, stored: Runs | None = None):
     for i, n in enumerate(names):
         kappa = (f"$\\kappa_{{2,2}} = {fmt_fixed(mom['kappa_22'][i])}$" if _smooth(n)
                  else "kink, no $\\kappa$")
-        labels.append(f"{ACTIVATION_NAME[n]}\n{kappa}, $m_2 = {fmt_fixed(mom['m2'][i])}$\n"
+        labels.append(f"{cplt.activation_name(n)}\n{kappa}, $m_2 = {fmt_fixed(mom['m2'][i])}$\n"
                       f"reuse predicted: {_predicted(runs, 'activation', n, 'reused')}")
     ax.set_xticks(range(len(names)), labels, fontsize=9.5)
     ax.set_xlabel(r"activation, He$_3$ target, $(\alpha_1, \alpha_2) = (0.35, 0.45)$")

@@ -1,4 +1,4 @@
-"""Figures of the chapter "Two steps: a spiked spectrum" (SPEC 3.2; the phase diagram, the
+"""Figures of the chapter "Two steps: a spiked spectrum" (book: dv-exponents; the phase diagram, the
 exponent check, two steps against one, the spectrum beside a null run, the spikes one by
 one). Each takes :class:`~companion.runs.Runs` (the chapter's own runs and, where given, the
 stored paper-scale runs drawn over them with hollow markers) and returns a Figure; the
@@ -8,28 +8,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..experiments.two_steps import (E3_POINTS, E4_PAIRS, E5_PAIRS, fresh_relative_difference,
-                                     local_slopes, sizes_by_N)
+from ..experiments.two_steps import (
+    E3_POINTS,
+    E4_PAIRS,
+    E5_PAIRS,
+    fresh_relative_difference,
+    local_slopes,
+    sizes_by_N,
+)
 from ..runs import Runs
-from ._common import _new_figure
-
-
-def _log_axis(ax, Ns) -> None:
-    """Log x axis with a tick per size; of two sizes closer than 15% (the chapter's 500 and
-    the stored 512) only the larger is labelled."""
-    ax.set_xscale("log")
-    Ns = sorted(Ns)
-    keep = [n for i, n in enumerate(Ns) if i + 1 == len(Ns) or Ns[i + 1] / n > 1.15]
-    ax.set_xticks(keep, [f"{n // 1024}k" if n >= 1024 and n % 1024 == 0 else str(n)
-                         for n in keep])
-    ax.minorticks_off()
-
-
-def _geo(values):
-    """Geometric mean over the seeds (axis 1) and the range as error-bar offsets."""
-    logs = np.log(values)
-    mean = np.exp(logs.mean(axis=1))
-    return mean, np.stack([mean - values.min(axis=1), values.max(axis=1) - mean])
+from ._common import _new_figure, log_axis, range_bars
 
 
 def _all_Ns(*runs_list) -> list[int]:
@@ -129,7 +117,7 @@ def exponents(runs: Runs, stored: Runs | None = None, orders=(0, 1, 2, 3)):
                 if data is None or not len(data.where(alpha1=pair[0], alpha2=pair[1])):
                     continue
                 Ns, vals = sizes_by_N(data, *pair, f"terms_{k}")
-                mean, err = _geo(vals)
+                mean, err = range_bars(vals, center="geometric")
                 shift = 1.04 if hollow else 0.96
                 cplt.sim_points(ax, Ns * shift, mean, err, color=color, marker=style["marker"],
                                 markerfacecolor="white" if hollow else color,
@@ -147,7 +135,7 @@ def exponents(runs: Runs, stored: Runs | None = None, orders=(0, 1, 2, 3)):
         ax.set_yscale("log")
         ax.set_ylabel(r"term size $T_k$")
         ax.set_title(rf"$(\alpha_1, \alpha_2) = ({pair[0]:.2f}, {pair[1]:.2f})$", fontsize=10)
-    _log_axis(axes[-1, 0], Ns_all)
+    log_axis(axes[-1, 0], Ns_all, close="drop", kilo=True)
     axes[-1, 0].set_xlabel(r"width $N = d = n$")
     handles, labels = axes[0, 0].get_legend_handles_labels()
     if stored is not None:
@@ -175,16 +163,14 @@ def leading_order(reused: Runs, fresh: Runs, pairs=((0.40, 0.25), (0.35, 0.45)))
         for k in (0, 2):
             Ns_, meas = sizes_by_N(data, *pair, f"terms_{k}", batch)
             lead = sizes_by_N(data, *pair, f"leading_{k}", batch)[1]
-            ratio = meas / lead
-            mean = ratio.mean(axis=1)
-            err = np.stack([mean - ratio.min(axis=1), ratio.max(axis=1) - mean])
+            mean, err = range_bars(meas / lead)
             color = P[batch]
             cplt.sim_points(ax, Ns_, mean, err, color=color, marker=marker,
                             markerfacecolor=color if k == 0 else "white", markeredgecolor=color,
                             label=f"{batch}, $({pair[0]:.2f}, {pair[1]:.2f})$, $k = {k}$")
     cplt.theory_line(ax, Ns, np.ones(len(Ns)), linestyle=":", label="expansion exact")
     ax.set_yscale("log")
-    _log_axis(ax, Ns)
+    log_axis(ax, Ns, close="drop", kilo=True)
     ax.set_xlabel(r"width $N = d = n$")
     ax.set_ylabel("measured / leading-order size")
     ax.set_title(r"how far the expansion is from the simulation ($\tanh$, $\mathrm{He}_1$)")
@@ -215,8 +201,7 @@ def one_step_collapse(runs: Runs, stored: Runs | None = None):
                 if not len(data.where(alpha1=pair[0], alpha2=pair[1], batch=batch)):
                     continue
                 Ns, rel = sizes_by_N(data, *pair, "rel_diff", batch)
-                mean = rel.mean(axis=1)
-                err = np.stack([mean - rel.min(axis=1), rel.max(axis=1) - mean])
+                mean, err = range_bars(rel)
                 cplt.sim_points(ax1, Ns * (1.04 if hollow else 0.96), mean, err,
                                 color=P[batch], marker=marker,
                                 markerfacecolor="white" if hollow else P[batch],
@@ -225,8 +210,7 @@ def one_step_collapse(runs: Runs, stored: Runs | None = None):
                                 f"{batch}, $({pair[0]:.2f}, {pair[1]:.2f})$")
                 if batch == "reused":
                     Ns, d = sizes_by_N(data, *pair, "diff", batch)
-                    mean = d.mean(axis=1)
-                    err = np.stack([mean - d.min(axis=1), d.max(axis=1) - mean])
+                    mean, err = range_bars(d)
                     cplt.sim_points(ax2, Ns * (1.04 if hollow else 0.96), mean, err,
                                     color=P["reused"], marker=marker,
                                     markerfacecolor="white" if hollow else P["reused"],
@@ -248,7 +232,7 @@ def one_step_collapse(runs: Runs, stored: Runs | None = None):
     ax2.set_ylabel("absolute distance")
     ax2.set_title(r"$\|W_2 - W_{\mathrm{ref}}\|$, reused batch; lines: slope of the "
                   r"$k = 2$ term", fontsize=10)
-    _log_axis(ax2, Ns_all)
+    log_axis(ax2, Ns_all, close="drop", kilo=True)
     ax2.set_xlabel(r"width $N = d = n$")
     handles, labels = ax1.get_legend_handles_labels()
     if stored is not None:
@@ -340,150 +324,5 @@ def left_vectors(runs: Runs, rows: int = 6):
     return fig
 
 
-# -- E11: the spikes appear one by one -------------------------------------------------------
-def _emergence_runs(runs: Runs) -> Runs:
-    """The runs with the default step constants c1 = c2 = 1, precision checks left out."""
-    from ..experiments.two_steps import sweep_runs
-    return sweep_runs(runs.where(c1=1.0, c2=1.0))
-
-
-def _stored_runs_absent():
-    """A figure that says that the stored runs it draws are absent."""
-    fig, ax = _new_figure()
-    ax.axis("off")
-    ax.text(0.5, 0.5, "needs the stored paper-scale runs\n(switched off or not yet computed: "
-            "COMPANION_PAPER_DATA)", transform=ax.transAxes, ha="center", va="center",
-            fontsize=10, color="#555555")
-    return fig
-
-
-def _log_ticks(ax, Ns) -> None:
-    ax.set_xscale("log")
-    ax.set_xticks(Ns, [str(n) for n in Ns])
-    ax.minorticks_off()
-
-
-def spike_emergence_strengths(runs: Runs | None, activations=("shifted_tanh", "gelu")):
-    """Separate strength of each term k against N (log-log), one row per point and one
-    column per activation: markers the mean over seeds with a 95% bootstrap interval, dotted
-    lines the theory's exponent alpha2 - k (1/2 - alpha1) anchored at the largest N and
-    continued to the N where the term is predicted to reach the threshold (listed in the
-    panel), grey dashed the threshold (half the null run's bulk edge: 1 for the W0 bulk at
-    N = d; higher where the update widens the bulk, as with GELU). Shown: the terms
-    k = 1..Lambda and, at Lambda = 1, also k = 2 (predicted to shrink). Without stored runs
-    (``None``) the figure says so."""
-    from .. import plotting as cplt
-    from ..experiments.two_steps import EMERGENCE_POINTS, crossing_size
-    from ..theory import lambda_count, spike_exponent
-
-    if runs is None or not len(runs):
-        return _stored_runs_absent()
-    runs = _emergence_runs(runs)
-    fig, axes = _new_figure(len(EMERGENCE_POINTS), len(activations), sharex=True, sharey=True,
-                            squeeze=False)
-    for row, (a1, a2) in enumerate(EMERGENCE_POINTS):
-        lam = lambda_count(a1, a2)
-        orders = [k for k in (1, 2, 3) if k <= max(lam, 2)]
-        for col, act in enumerate(activations):
-            ax = axes[row, col]
-            sel = runs.where(alpha1=a1, alpha2=a2, activation=act)
-            Ns = sorted(sel.unique("N"))
-            if not Ns:
-                continue
-            by_N = [sel.where(N=N) for N in Ns]
-            threshold = np.array([r.mean("edge_null") / 2 for r in by_N])
-            ax.plot(Ns, threshold, color=cplt.PALETTE["null"], linestyle="--", linewidth=1.5,
-                    label="threshold (bulk edge / 2)")
-            top = Ns[-1] * 16
-            notes = []
-            for k in orders:
-                style = cplt.TERM_STYLE[k]
-                mean = np.array([r.mean(f"strength_k{k}") for r in by_N])
-                lo, hi = np.array([r.interval(f"strength_k{k}") for r in by_N]).T
-                cplt.sim_points(ax, Ns, mean, np.stack([mean - lo, hi - mean]),
-                                color=style["color"], marker=style["marker"],
-                                label=f"term $k = {k}$")
-                e = spike_exponent(a1, a2, k)
-                n_cross = crossing_size(Ns[-1], mean[-1], e, threshold[-1])
-                end = min(max(n_cross, Ns[-1]), top) if np.isfinite(n_cross) else top
-                grid = np.geomspace(Ns[0], end, 50)
-                cplt.theory_line(ax, grid, mean[-1] * (grid / Ns[-1]) ** e,
-                                 color=style["color"], linestyle=":", linewidth=1.6)
-                if k <= lam and mean[-1] < threshold[-1]:
-                    where = (f"{n_cross:.0e}".replace("e+0", "e").replace("e+", "e")
-                             if np.isfinite(n_cross) else "never")
-                    notes.append(f"$k = {k}$ crosses at $N \\approx$ {where}")
-            if notes:
-                ax.text(0.97, 0.04, "\n".join(notes), transform=ax.transAxes, ha="right",
-                        va="bottom", fontsize=8.5, color="#333333",
-                        bbox=dict(boxstyle="round,pad=0.25", fc="white", ec="#cccccc"))
-            ax.set_xscale("log")
-            ax.set_yscale("log")
-            ax.set_xlim(Ns[0] / 1.3, top * 1.2)
-            ticks = [n for n in (256, 1024, 4096, 16384, 65536) if Ns[0] <= n <= top]
-            ax.set_xticks(ticks, [f"{n // 1024}k" if n >= 1024 else str(n) for n in ticks])
-            ax.minorticks_off()
-            ax.set_yticks([0.3, 0.5, 1, 2, 5], ["0.3", "0.5", "1", "2", "5"])
-            ax.set_title(f"{cplt.ACTIVATION_STYLE[act]['label']}, "
-                         rf"$({a1:.2f}, {a2:.2f})$, $\Lambda = {lam}$", fontsize=10)
-            if col == 0:
-                ax.set_ylabel("separate strength")
-            if row == len(EMERGENCE_POINTS) - 1:
-                ax.set_xlabel(r"width $N = d = n$")
-    axes[0, 0].set_ylim(0.25, 7)
-    handles, labels = [], []
-    for ax in axes.ravel():
-        for h, lab in zip(*ax.get_legend_handles_labels()):
-            if lab not in labels:
-                handles.append(h)
-                labels.append(lab)
-    fig.legend(handles, labels, loc="outside lower center", ncol=4, fontsize=9)
-    return fig
-
-
-def spike_emergence_counts(runs: Runs | None, activations=("tanh", "shifted_tanh", "gelu")):
-    """The number of spikes of W2 against N (counted against a null run, left vectors on the
-    powers of a; :func:`companion.spikes.spike_census`), one panel per point: markers the
-    mean over seeds, bars the range (the table :func:`companion.summaries.two_steps.
-    spike_counts`); dashed the companion's limits 1 + Lambda (every order) and
-    1 + floor(Lambda / 2) (tanh). Without stored runs (``None``) the figure says so."""
-    from .. import plotting as cplt
-    from ..experiments.two_steps import EMERGENCE_POINTS
-    from ..summaries.two_steps import spike_counts
-    from ..theory import lambda_count, n_spikes
-
-    if runs is None or not len(runs):
-        return _stored_runs_absent()
-    table = spike_counts(runs, activations)
-    fig, axes = _new_figure(1, len(EMERGENCE_POINTS), sharey=True, squeeze=False)
-    offsets = dict(zip(activations, np.linspace(0.93, 1.07, len(activations))))
-    for ax, (a1, a2) in zip(axes[0], EMERGENCE_POINTS):
-        lam = lambda_count(a1, a2)
-        every, odd = 1 + lam, n_spikes(a1, a2, "tanh")
-        rows = {act: table[(a1, a2, act)] for act in activations if (a1, a2, act) in table}
-        Ns = sorted({int(n) for row in rows.values() for n in row["N"]})
-        ax.axhline(every, color=cplt.PALETTE["theory"], linestyle="--", linewidth=1.3)
-        ax.text(Ns[0] / 1.25, every + 0.08, rf"$1 + \Lambda = {every}$", fontsize=9,
-                va="bottom", color=cplt.PALETTE["theory"])
-        ax.axhline(odd, color=cplt.ACTIVATION_STYLE["tanh"]["color"], linestyle=":",
-                   linewidth=1.6)
-        ax.text(Ns[0] / 1.25, odd - 0.08, rf"$\tanh$: $1 + \lfloor \Lambda/2 \rfloor = {odd}$",
-                fontsize=9, va="top", color=cplt.ACTIVATION_STYLE["tanh"]["color"])
-        for act, row in rows.items():
-            mean = row["mean"]
-            err = np.stack([mean - row["min"], row["max"] - mean])
-            style = cplt.ACTIVATION_STYLE[act]
-            cplt.sim_points(ax, row["N"] * offsets[act], mean, err,
-                            color=style["color"], marker=style["marker"], label=style["label"],
-                            markersize=7)
-        _log_ticks(ax, Ns)
-        ax.set_xlim(Ns[0] / 1.35, Ns[-1] * 1.35)
-        ax.set_title(rf"$(\alpha_1, \alpha_2) = ({a1:.2f}, {a2:.2f})$, $\Lambda = {lam}$",
-                     fontsize=10)
-        ax.set_xlabel(r"width $N = d = n$")
-    axes[0, 0].set_ylabel("spikes of $W_2$")
-    axes[0, 0].set_ylim(0.5, 4.6)
-    axes[0, 0].set_yticks([1, 2, 3, 4])
-    handles, labels = axes[0, 0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="outside lower center", ncol=3, fontsize=9)
-    return fig
+# the spikes one by one (E11): figures/spike_emergence.py, re-exported here
+from .spike_emergence import spike_emergence_counts, spike_emergence_strengths  # noqa: E402,F401

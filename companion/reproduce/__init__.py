@@ -1,5 +1,5 @@
-"""Reproduce every experiment of the book (SPEC section 4, E1 to E11) at the book's size or at
-paper scale: ``python -m companion reproduce [--scale small|paper] [--only E4,E7] [--jobs K]
+"""Reproduce every experiment of the book (E1 to E11, book: reg-experiments) at the book's size or
+at paper scale: ``python -m companion reproduce [--scale small|paper] [--only E4,E7] [--jobs K]
 [--out DIR] [--scheduler ADDRESS]``.
 
 Each experiment (:mod:`.catalog`) is a list of units (one parameter point x one seed) and a

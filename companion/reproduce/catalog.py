@@ -1,4 +1,4 @@
-"""The table of experiments (SPEC section 4, E1 to E11): for each id, the experiment (its
+"""The table of experiments (E1 to E11, book: reg-experiments): for each id, the experiment (its
 unit function and units, defined in the chapter's module under :mod:`companion.experiments`),
 the figure function that draws it (:mod:`companion.figures`) and the shape of its tidy CSV.
 One explicit table: nothing is registered as a side effect of an import.
@@ -6,6 +6,7 @@ One explicit table: nothing is registered as a side effect of an import.
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import inspect
 from dataclasses import dataclass
@@ -13,9 +14,11 @@ from pathlib import Path
 from typing import Callable
 
 from ..experiments import Experiment
+from ..experiments import learned_directions as x4
 from ..experiments import one_step as x1
 from ..experiments import reuse_vs_fresh as x3
 from ..experiments import two_steps as x2
+from ..figures import learned_directions as f4
 from ..figures import one_step as f1
 from ..figures import reuse_vs_fresh as f3
 from ..figures import two_steps as f2
@@ -43,6 +46,7 @@ CATALOG: dict[str, Entry] = {
     "E9": Entry(x3.ACTIVATION_ABLATION, f3.activation_ablation),
     "E10": Entry(x2.SPECTRUM, f2.spectrum_beside_null, tidy.spectrum_rows),
     "E11": Entry(x2.SPIKES_ONE_BY_ONE, f2.spike_emergence_counts),
+    "E12": Entry(x4.LEARNED_DIRECTIONS, f4.spike_content, x4.spike_rows),
 }
 EXPERIMENT_IDS = list(CATALOG)
 
@@ -62,16 +66,37 @@ SIDECAR: dict[str, dict] = {"E11": {"headline": {
 NUMERICS_MODULES = ("activations", "alignment", "expansion", "gaussian", "lanczos", "network",
                     "spectra", "spikes", "targets", "theory", "validation",
                     "experiments/one_step", "experiments/two_steps",
-                    "experiments/reuse_vs_fresh")
+                    "experiments/reuse_vs_fresh", "experiments/learned_directions",
+                    "finite_n")
 
 
-def code_fingerprint() -> str:
-    """12 hex digits of SHA-256 over the source of :data:`NUMERICS_MODULES` (the unit
-    functions live there). It joins the package version in every cache key, so that a change
-    of the numerics never reuses a stale run even when nobody bumps the version; figure and
-    report code is left out, because redrawing a figure needs no new runs."""
+def code_behaviour(source: str) -> str:
+    """What a module's source does, without what it says: the dump of its syntax tree with
+    every docstring removed (comments, blank lines and line numbers are not in the tree).
+    Fixing a typo in a comment or a docstring, or re-wrapping a line, keeps it; changing an
+    expression, a constant or a default changes it."""
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            body = node.body
+            if (body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
+                    and isinstance(body[0].value.value, str)):
+                node.body = body[1:]
+    return ast.dump(tree, annotate_fields=False)
+
+
+def code_fingerprint(base: Path | None = None) -> str:
+    """12 hex digits of SHA-256 over what the modules of :data:`NUMERICS_MODULES` do
+    (:func:`code_behaviour`: their syntax trees without docstrings; the unit functions live
+    there). It joins the package version in every cache key, so that a change of the
+    numerics never reuses a stale run even when nobody bumps the version, while a comment or
+    a docstring can be edited without discarding hours of stored runs; figure and report
+    code is left out, because redrawing a figure needs no new runs. ``base``: the package's
+    folder (default: this package)."""
     h = hashlib.sha256()
-    base = Path(inspect.getfile(Experiment)).resolve().parents[1]
+    if base is None:
+        base = Path(inspect.getfile(Experiment)).resolve().parents[1]
     for name in NUMERICS_MODULES:
-        h.update((base / f"{name}.py").read_bytes())
+        h.update(name.encode() + b"\0")
+        h.update(code_behaviour((base / f"{name}.py").read_text()).encode())
     return h.hexdigest()[:12]

@@ -18,8 +18,7 @@ import numpy as np
 
 from ..activations import get_activation
 from ..book import Numbers, fmt, fmt_fixed
-from ..experiments.one_step import (DIRECTION_TARGETS, direction_names, transition_theory,
-                                    u1_theory)
+from ..experiments.one_step import DIRECTION_TARGETS, direction_names, transition_theory, u1_theory
 from ..runs import Runs
 from ..targets import make_target
 from ..theory import one_step_theta

@@ -16,10 +16,19 @@ import numpy as np
 
 from ..activations import get_activation
 from ..book import Numbers, fmt, fmt_interval, fmt_signed
-from ..experiments.two_steps import (E3_POINTS, E4_PAIRS, E11_CONSTANTS, EMERGENCE_POINTS,
-                                     bbp_position, crossing_size,
-                                     fresh_relative_difference, local_slopes,
-                                     precision_agreement, sizes_by_N, sweep_runs)
+from ..experiments.two_steps import (
+    E3_POINTS,
+    E4_PAIRS,
+    E11_CONSTANTS,
+    EMERGENCE_POINTS,
+    bbp_position,
+    crossing_size,
+    fresh_relative_difference,
+    local_slopes,
+    precision_agreement,
+    sizes_by_N,
+    sweep_runs,
+)
 from ..runs import Runs
 from ..theory import lambda_count, n_spikes, spike_exponent
 

@@ -1,0 +1,193 @@
+"""E12: distinct spikes learn distinct directions (issue 19; book: ts-conj-finite-n).
+
+The abstract says the outliers of W2 each correspond "to a learned direction". With a
+single-direction target there is one direction to learn, so E12 uses ``he1+he3`` (He_1 on
+beta*_1, He_3 on beta*_2, orthogonal) and tanh(z + 1/2), which has every order, and reads
+each counted spike of W2 (:func:`companion.spikes.spike_records`): its order k, its
+separate strength and the cos^2 of its right vector with beta*_1 and beta*_2; beside a null
+run (labels of an independent sample: same sizes, steps and label distribution, nothing
+to learn) and a fresh second batch.
+
+What the companion's derivations predict (:func:`companion.theory.is_learnable`,
+:func:`companion.finite_n.predicted_terms`): the first spike (k = 0) carries beta*_1
+(cos^2 -> mu*^2 / (mu*^2 + E[y^2]/psi) = 1/3 here); beta*_2 (information exponent 3)
+enters a reused batch's terms through kappa_{k,r} E[z y^(r+1)] with k - r even, first at
+k = 2 (r = 2); the k = 1 term carries neither (r = 1 needs E[z_2 y^2] = 0). A fresh batch
+learns beta*_2 at no order. The k = 1 and k = 2 terms are mostly label noise at these
+sizes: the null run has terms of about the same strength, so only their content, not
+their count, tells a learned direction from an outlier.
+
+Points (chosen with the finite-N prediction at N = d = n, tanh(z + 1/2), he1+he3):
+
+* (0.30, 0.45): Lambda = 2 (k = 2 exponent +0.05, off the lines); predicted separate
+  strengths k = 1, 2 of 1.7, 1.1 at N = 512 and 2.9, 1.7 at N = 2048 (threshold 1), the
+  k = 2 term's own part with cos^2 0.007 to 0.025 with beta*_2 (growing with N);
+* (0.25, 0.38): Lambda = 1 (the control of issue 19, away from the k = 2 line: k = 2
+  exponent -0.12); its k = 2 term still reaches 1.0 at N = 2048 with a beta*_2 share of
+  0.04: at finite N the labels' tails carry it (the saturation of the mean field), not
+  the Taylor exponent.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from ..alignment import cos2_with_directions
+from ..finite_n import predicted_terms
+from ..network import run_two_steps
+from ..runs import Runs, bootstrap_interval
+from ..spectra import top_singular
+from ..spikes import (
+    K_POWERS,
+    MARGIN,
+    MIN_WEIGHT,
+    TOP,
+    off_powers_edge,
+    power_weights,
+    separate_strengths,
+)
+from ..validation import choice, positive_int, seed_list
+from . import Experiment
+
+BATCHES = ("reused", "fresh")
+#: E12's points (alpha1, alpha2): see the module docstring
+E12_POINTS: tuple[tuple[float, float], ...] = ((0.30, 0.45), (0.25, 0.38))
+E12_ACTIVATION = "shifted_tanh"
+E12_TARGET = "he1+he3"
+_E12_SIZES = {"small": dict(Ns=[256, 512], seeds=2),
+              "paper": dict(Ns=[512, 1024, 2048], seeds=3)}
+
+
+@lru_cache(maxsize=64)
+def _predicted(N: int, alpha1: float, alpha2: float, activation: str, target: str,
+               null: bool) -> tuple:
+    return tuple(float(v) for v in predicted_terms(N, alpha1, alpha2, activation, target,
+                                                   K=K_POWERS, null=null)["strength"])
+
+
+def learned_directions_run(N: int, alpha1: float, alpha2: float, batch: str = "reused",
+                           activation: str = E12_ACTIVATION, target: str = E12_TARGET,
+                           seed: int = 0, dtype: str = "float64") -> dict:
+    """One unit of E12: a two-step run and its null run (same seed, sizes, steps; labels of
+    an independent sample), each read spike by spike. For the run (keys without suffix) and
+    the null run (suffix ``_null``):
+
+    * ``s`` (TOP,): the top singular values of W2; ``order`` (TOP,): the power q_{k+1} of a
+      each left vector leans on most; ``weight`` (TOP,): its weight on the powers of a;
+      ``cos2`` (TOP, m): cos^2 of each right vector with each target direction;
+    * ``counted`` (TOP,): whether :func:`companion.spikes.count_spikes` counts it (above the
+      null run's edge by the margin, weight >= MIN_WEIGHT);
+    * ``separate`` (K_POWERS,): :func:`companion.spikes.separate_strengths` of W2 - W0;
+      ``predicted`` (K_POWERS,): :func:`companion.finite_n.predicted_terms` (NaN for a
+      fresh batch, where it is not derived);
+
+    and ``edge``: the null run's bulk edge off the powers of a (both runs are counted
+    against it), ``edge_self``: the run's own.
+    """
+    batch = choice(batch, "batch", BATCHES)
+    N = positive_int(N, "N")
+    out: dict = {}
+    for suffix, null in (("", False), ("_null", True)):
+        run = run_two_steps(N=N, alpha1=alpha1, alpha2=alpha2, batch=batch,
+                            activation=activation, target=target, seed=seed, dtype=dtype,
+                            null_labels=null)
+        U, s, Vt = top_singular(run.W2, TOP)
+        weights = power_weights(U, run.a, K_POWERS)
+        out["s" + suffix] = s.astype(float)
+        out["order" + suffix] = np.argmax(weights, axis=1)
+        out["weight" + suffix] = weights.sum(axis=1)
+        out["cos2" + suffix] = cos2_with_directions(Vt, run.target.directions)
+        out["separate" + suffix] = separate_strengths(run.W2 - run.W0, run.a, K_POWERS)
+        out["predicted" + suffix] = (np.array(_predicted(N, float(alpha1), float(alpha2),
+                                                         activation, target, null))
+                                     if batch == "reused" else np.full(K_POWERS, np.nan))
+        out["edge_self" if not null else "edge"] = off_powers_edge(run.W2, run.a, K_POWERS)
+        del run, U, Vt
+    for suffix in ("", "_null"):
+        out["counted" + suffix] = ((out["s" + suffix] > out["edge"] * (1 + MARGIN))
+                                   & (out["weight" + suffix] >= MIN_WEIGHT))
+    return out
+
+
+def spike_rows(runs: Runs) -> list[dict]:
+    """E12's tidy rows: one per counted spike of each run and null run, with the unit's
+    parameters and seed, ``run`` ("run" or "null"), ``rank`` (its place among the top
+    singular values), ``k``, ``value``, ``weight``, ``strength`` (the separate strength of
+    its order), ``strength_predicted``, ``cos2_<link>`` per target direction and ``edge``."""
+    rows = []
+    for r in runs:
+        links = r.params.get("target", E12_TARGET).split("+")
+        base = {k: v for k, v in r.params.items()}
+        base["seed"] = r.seed
+        for suffix, name in (("", "run"), ("_null", "null")):
+            res = r.result
+            for i in np.flatnonzero(np.asarray(res["counted" + suffix])):
+                k = int(res["order" + suffix][i])
+                row = dict(base, run=name, rank=int(i), k=k,
+                           value=float(res["s" + suffix][i]),
+                           weight=float(res["weight" + suffix][i]),
+                           strength=float(res["separate" + suffix][k]),
+                           strength_predicted=float(res["predicted" + suffix][k]),
+                           edge=float(res["edge"]))
+                row.update({f"cos2_{link}": float(res["cos2" + suffix][i][j])
+                            for j, link in enumerate(links)})
+                rows.append(row)
+    return rows
+
+
+def direction_carriers(runs: Runs, N: int | None = None, level: float = 0.95,
+                       counted_only: bool = True) -> list[dict]:
+    """Which spike carries which direction, at size ``N`` (default: the largest): one dict
+    per (alpha1, alpha2, batch, run or null, order k) with ``detected`` (fraction of the
+    seeds where a spike of that order is counted), and per target direction j
+    ``cos2_mean[j]`` with its bootstrap interval ``cos2_low[j]``, ``cos2_high[j]`` (over
+    the seeds where it is counted; the largest cos^2 if a seed counts two spikes of that
+    order), and ``chance`` = 1/d.
+
+    ``counted_only=False`` reads the content whether or not the census counts the spike:
+    per seed, the largest of the top singular values whose left vector leans most on
+    q_{k+1} with weight >= MIN_WEIGHT (``detected`` is then the fraction of seeds that
+    have one). The census's edge is the null run's top singular value off the powers of
+    a, which a few samples with large labels (He_3: y ~ z^3) push up from seed to seed;
+    this reading separates what a spike carries from whether it clears that edge."""
+    N = max(runs.unique("N")) if N is None else positive_int(N, "N")
+    sel = runs.where(N=N)
+    out = []
+    for (a1, a2, batch), group in sel.groups("alpha1", "alpha2", "batch").items():
+        for suffix, name in (("", "run"), ("_null", "null")):
+            for k in range(K_POWERS):
+                per_seed = []
+                for r in group:
+                    on = (np.asarray(r["counted" + suffix]) if counted_only
+                          else np.asarray(r["weight" + suffix]) >= MIN_WEIGHT)
+                    mask = on & (np.asarray(r["order" + suffix]) == k)
+                    if mask.any() and counted_only:
+                        per_seed.append(np.asarray(r["cos2" + suffix])[mask].max(axis=0))
+                    elif mask.any():        # the largest such singular value
+                        per_seed.append(np.asarray(r["cos2" + suffix])[int(np.argmax(mask))])
+                if not per_seed and k > 0:
+                    continue
+                vals = np.array(per_seed) if per_seed else np.zeros((0, 1))
+                low, high = (bootstrap_interval(vals, level) if len(vals)
+                             else (np.full(1, np.nan), np.full(1, np.nan)))
+                out.append({"alpha1": a1, "alpha2": a2, "batch": batch, "run": name, "k": k,
+                            "N": N, "seeds": len(group),
+                            "detected": len(per_seed) / len(group),
+                            "cos2_mean": vals.mean(axis=0) if len(vals) else np.full(1, np.nan),
+                            "cos2_low": low, "cos2_high": high, "chance": 1.0 / N})
+    return out
+
+
+def _e12_grid(z):
+    # the largest size first: an interrupted run has the sizes that decide the statement
+    return [(dict(N=N, alpha1=a1, alpha2=a2, batch=b, activation=E12_ACTIVATION,
+                  target=E12_TARGET), s)
+            for N in sorted(z["Ns"], reverse=True) for (a1, a2) in E12_POINTS
+            for b in BATCHES for s in seed_list(z["seeds"])]
+
+
+LEARNED_DIRECTIONS = Experiment("E12", "distinct spikes learn distinct directions (he1+he3, "
+                                "reused vs fresh vs null)", learned_directions_run, _e12_grid,
+                                _E12_SIZES, cost=2.5)

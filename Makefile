@@ -61,7 +61,7 @@ assignments: venv
 course: venv
 	$(BIN)/python tools/course_folder.py $(COURSE_FLAGS)
 
-# The exercises' hashed answer key (companion/exercises/_key.py), regenerated from
+# The exercises' hashed answer key (companion/exercises/key.json), regenerated from
 # tools/answer_key.py after an exercise's answer, tolerance or likely mistakes change;
 # tests/test_checkers.py checks that it is current.
 answer-key: venv

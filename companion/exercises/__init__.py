@@ -7,7 +7,7 @@ a count, a list of numbers or a function, the chapter's module here registers an
 :class:`Answer` under that label (or under ``label/part`` for an exercise with several parts):
 what is asked, how it is compared (tolerance, test points) and a hint. The values themselves
 are not in the package: the instructors' answer key (``tools/answer_key.py`` in the
-repository) computes them with the package and stores only their salted hashes in ``_key.py``
+repository) computes them with the package and stores only their salted hashes in ``key.json``
 (what that does and does not reveal: :mod:`companion.exercises._answer`)::
 
     from companion.exercises import check
@@ -20,6 +20,9 @@ placeholder) says that no answer is given yet.
 
 from __future__ import annotations
 
+import functools
+import json
+from importlib import resources
 from typing import Any
 
 from . import finite_size, intro, one_step, reuse_vs_fresh, two_steps
@@ -44,13 +47,19 @@ def _spec(label: str) -> Answer:
     return ANSWERS[label]
 
 
+@functools.cache
+def key() -> dict:
+    """The hashed key of every answer (package data ``key.json``, written by
+    ``tools/answer_key.py``), read when first needed."""
+    return json.loads(resources.files(__name__).joinpath("key.json").read_text())
+
+
 def check(label: str, answer: Any = ...) -> Feedback:
     """Check ``answer`` to the exercise (part) ``label``; see the module's docstring.
 
     Raises ``KeyError`` naming the known labels when ``label`` has no checker."""
     spec = _spec(label)
-    from ._key import KEY  # the hashed values, read when first needed
-    return compare(spec, KEY[label], label, answer)
+    return compare(spec, key()[label], label, answer)
 
 
 def check_form(label: str, answer: Any = ...) -> Feedback:

@@ -3,7 +3,7 @@ turns a student's answer into feedback (see :mod:`companion.exercises`).
 
 How the value is kept without being revealed. The package never holds an exercise's value:
 the instructors' answer key (``tools/answer_key.py`` in the repository, not installed with the
-package) computes it and stores, in ``_key.py``, only salted, slow hashes of
+package) computes it and stores, in ``key.json`` (package data), only salted, slow hashes of
 
 * the *fine cells* around the value: the axis is cut into cells half a tolerance wide (on a
   scale where the tolerance ``atol + rtol |v|`` has about the same width everywhere), and the
@@ -30,7 +30,7 @@ import hashlib
 import math
 import numbers
 import textwrap
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Sequence
 
 import numpy as np

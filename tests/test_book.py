@@ -80,8 +80,7 @@ def _code_cells(nb: dict) -> list[dict]:
 
 
 def _image_outputs(nb: dict) -> int:
-    """Number of stored image outputs: displayed figures (image/png) and glued figures
-    (application/papermill.record/image/png) alike."""
+    """Number of stored image outputs (displayed figures, image/png or image/jpeg)."""
     return sum(1 for cell in _code_cells(nb) for out in cell.get("outputs", [])
                if any(key.endswith(("image/png", "image/jpeg")) for key in out.get("data", {})))
 
@@ -376,38 +375,17 @@ def test_build_outputs_match_the_stored_ones(built_book, stem):
     fresh_cells = [c for c in fresh.cells if c.cell_type == "code"]
     stored_cells = [c for c in stored.cells if c.cell_type == "code"]
     assert len(fresh_cells) == len(stored_cells), f"{stem}: the build saw other code cells"
-    # MyST-NB moves glued values out of the executed copy into <stem>.glue.json
-    glue_file = executed.with_suffix(".glue.json")
-    built_glue = json.loads(glue_file.read_text()) if glue_file.exists() else {}
-    stored_glue, differ = {}, []
+    differ = []
     for i, (a, b) in enumerate(zip(stored_cells, fresh_cells)):
-        kept = []
-        for out in a.get("outputs", []):
-            name = out.get("metadata", {}).get("scrapbook", {}).get("name")
-            prefix = "application/papermill.record/"
-            if name:     # glued: a value, or a figure, also displayed in its cell
-                stored_glue[name] = {k.removeprefix(prefix): v
-                                     for k, v in out.get("data", {}).items()}
-            if not name or not any(k.startswith(prefix) for k in out.get("data", {})):
-                kept.append(out)
-        want = _compared_outputs(kept, sanitizers)
+        want = _compared_outputs(a.get("outputs", []), sanitizers)
         got = _compared_outputs(b.get("outputs", []), sanitizers, built=True)
         if want != got:
             keys = sorted(set(want) | set(got))
             diff = next(k for k in keys if want.get(k) != got.get(k))
             differ.append(f"code cell {i} ({diff}): stored {str(want.get(diff))[:300]!r}, "
                           f"built {str(got.get(diff))[:300]!r}")
-    for name, data in stored_glue.items():
-        built = built_glue.get(name, {}).get("data", {})
-        want = _compared_outputs([{"output_type": "display_data", "data": data}], sanitizers)
-        got = _compared_outputs([{"output_type": "display_data", "data": built}], sanitizers)
-        if want != got:
-            differ.append(f"glued {name!r}: stored {str(want)[:200]!r}, built {str(got)[:200]!r}")
-    missing = sorted(set(built_glue) - set(stored_glue))
-    if missing:
-        differ.append(f"glued by the build only: {missing}")
     assert not differ, (f"{stem}.ipynb: the build's outputs differ from the stored ones; "
-                        f"re-execute with `jupyter execute --inplace` if intended:\n"
+                        f"re-execute with tools/execute_chapter.py if intended:\n"
                         + "\n".join(differ[:5]))
 
 
@@ -503,7 +481,7 @@ def test_chapter_page_shows_its_figures(built_book, stem):
     expected = _image_outputs(_read_nb(stem))
     assert len(srcs) >= expected, (
         f"{page.name} shows {len(srcs)} figures but {stem}.ipynb stores {expected} images: a figure "
-        f"was lost (a glued figure never placed with {{glue:figure}}, a removed output, or a "
+        f"was lost (a removed output, or a "
         f"non-inline matplotlib backend)")
     missing = [s for s in srcs if not (page.parent / s).resolve().exists()]
     assert not missing, f"{page.name} links to missing image files {missing}"

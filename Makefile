@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: venv test test-quick book plain student repository-url clean
+.PHONY: venv test test-quick book plain student assignments answer-key course repository-url clean
 
 # The pinned environment, then the package itself, editable (Binder installs the same
 # file and then the package non-editable: tests/test_anywhere.py plays that).
@@ -46,6 +46,26 @@ plain: venv
 # stored outputs, without executing the chapters again.
 student: venv
 	$(BIN)/python tools/student_edition.py
+
+# Autograded assignments for otter-grader (book/instructors.md, "Graded assignments"): one per
+# chapter in _build/assignments/<chapter>/dist/ (student/ to hand out, autograder/ with the
+# zip that `otter run` and Gradescope grade with), and the hand-graded questions' rubrics
+# in _build/assignments/rubrics.md. The chapters are read, not executed.
+assignments: venv
+	$(BIN)/python tools/assignments.py
+
+# A course folder (tools/course_folder.py): the student notebooks with a requirements.txt
+# pinned to this release, runtime.txt and a README, in _build/course/, ready to be a course's
+# repository (Binder, Colab, local Jupyter). COURSE_FLAGS=--assignments adds the graded
+# notebooks.
+course: venv
+	$(BIN)/python tools/course_folder.py $(COURSE_FLAGS)
+
+# The exercises' hashed answer key (companion/exercises/key.json), regenerated from
+# tools/answer_key.py after an exercise's answer, tolerance or likely mistakes change;
+# tests/test_checkers.py checks that it is current.
+answer-key: venv
+	$(BIN)/python tools/answer_key.py --write
 
 # The repository's address lives in _config.yml (repository.url, repository.branch); this
 # writes it into every place that must hold it literally (the Colab cell of each chapter,

@@ -57,10 +57,55 @@ def test_stripping_keeps_every_exercise_and_no_solution(stem):
     assert len(nb["cells"]) > len(student["cells"]), "nothing was stripped"
 
 
-def test_student_config_turns_off_execution_and_launch_buttons():
+def test_student_config_turns_off_execution_and_every_button_to_the_repository():
     config = student_edition.student_config((ROOT / "_config.yml").read_text())
     assert "execute_notebooks: 'off'" in config and "(student edition)" in config
     assert 'binderhub_url: ""' in config and 'colab_url: ""' in config
+    assert "use_repository_button: false" in config and "use_issues_button: false" in config
+    assert "use_repository_button: true" not in config and "use_issues_button: true" not in config
+
+
+def test_the_student_toc_leaves_out_the_instructors_page():
+    toc = student_edition.student_toc((ROOT / "_toc.yml").read_text())
+    assert "book/instructors" not in toc and "book/one_step" in toc and "book/references" in toc
+
+
+#: what the student edition must not say (it has no such buttons, solutions or page)
+UNTRUE = re.compile(r"rocket|dropdown|[Ss]olutions? (are|is) in|Binder and Colab buttons|"
+                    r"the same icon|git clone|\{doc\}`instructors`|how far off")
+
+
+def _student(stem: str) -> dict:
+    return student_edition.student_text(student_edition.strip_solutions(_nb(stem)), stem)
+
+
+@pytest.mark.parametrize("stem", CHAPTERS + ["explorer"])
+def test_the_student_text_is_true_of_the_student_edition(stem):
+    nb = _student(stem)
+    prose = "\n".join(_text(c) for c in nb["cells"] if c["cell_type"] == "markdown")
+    assert not UNTRUE.search(prose), f"{stem}: {UNTRUE.search(prose).group(0)!r} in the prose"
+    # the install cell installs the release the course pins, not the moving main branch,
+    # wherever the package is missing (not only in Colab)
+    from companion import __version__
+    installs = [_text(c) for c in nb["cells"] if "%pip install" in _text(c)]
+    assert len(installs) == 1 and f'@v{__version__}"' in installs[0], stem
+    assert 'find_spec("companion") is None' in installs[0] and "google.colab" not in installs[0]
+    # the instructor's notebooks are unchanged
+    assert not any(f"@v{__version__}" in _text(c) for c in _nb(stem)["cells"])
+
+
+def test_the_intro_tells_a_student_how_to_run_the_handed_out_notebooks():
+    prose = "\n".join(_text(c) for c in _student("intro")["cells"])
+    assert "## How to run this book" in prose and "notebooks your course hands out" in prose
+    assert "Solutions" not in prose and "likely mistake" in prose
+
+
+def test_a_fix_that_no_longer_matches_the_chapter_fails_loudly():
+    nb = _nb("intro")
+    for cell in nb["cells"]:
+        cell["source"] = "".join(cell["source"]).replace("## How to run this book", "## Running")
+    with pytest.raises(RuntimeError, match="no longer match"):
+        student_edition.student_text(nb, "intro")
 
 
 @pytest.mark.slow
@@ -84,5 +129,11 @@ def test_student_edition_builds_with_every_exercise_and_no_solution(tmp_path):
         assert not leaked, f"{stem}: solution text on the student page: {leaked[:3]}"
         notebook = json.loads((out / "notebooks" / f"{stem}.ipynb").read_text())
         assert not any(student_edition.is_solution(c) for c in notebook["cells"])
-        # no launch button (it would open the repository's notebook, solutions included)
+        # no launch button (it would open the repository's notebook, solutions included),
+        # and no link to the repository (its button, issues, sources)
         assert "mybinder.org/v2/gh" not in page and "colab.research.google.com/github" not in page
+        assert 'href="https://github.com' not in page, f"{stem}: a link to the repository"
+        visible = re.sub(r"<(script|style)\b.*?</\1>", " ", page, flags=re.S)
+        visible = re.sub(r"<[^>]+>", " ", visible)
+        assert not re.search(r"rocket|dropdown|Solutions are", visible), stem
+    assert not (out / "html" / "book" / "instructors.html").exists()

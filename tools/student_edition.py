@@ -15,6 +15,15 @@ what nbval compares. This script
   chapters again (the stored outputs of the instructor's run are shown), into
   ``_build/student/html/``.
 
+The student edition says only what is true of it (:data:`STUDENT_TEXT`, applied to the
+chapters' text here, never to the notebooks in ``book/``): no launch (rocket) button and no
+repository or issues button (they lead to the repository, solutions included), so the
+intro's "How to run this book" tells a student how to open the notebooks the course hands
+out, and no sentence about solutions or dropdowns remains; the instructors' page is left
+out; the install cell installs the release the course pins (``v<version>``), not the
+repository's moving ``main``, wherever the package is missing (Colab, or a Binder or local
+Jupyter without it), not only in Colab.
+
 Usage: ``make student`` or ``python tools/student_edition.py [--out _build/student]
 [--notebooks-only]``.
 """
@@ -23,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -36,6 +46,87 @@ import plain_edition  # noqa: E402
 SOLUTION_TAG = "solution"
 #: copied into the student edition's sources as they are (beside the stripped notebooks)
 COPIED = ["_toc.yml", "_mathjax", "_css", "book"]
+#: pages of the book that the student edition leaves out (instructors' material: the
+#: solutions, grading, the answer key)
+LEFT_OUT = ["book/instructors"]
+
+
+def _version() -> str:
+    text = (ROOT / "companion" / "__init__.py").read_text()
+    return re.search(r'^__version__ = "([^"]+)"', text, re.M).group(1)
+
+
+def _how_to_run(match: re.Match) -> str:
+    """The intro's "How to run this book", for students: the notebooks the course hands out,
+    no launch buttons, no clone of the repository."""
+    return ("## How to run this book\n\n"
+            "- **Read it online**, as a web page, with every figure and number already "
+            "computed.\n"
+            "- **Run the chapters** from the notebooks your course hands out, in JupyterLab, "
+            "Binder, Colab or any Jupyter. In Colab, each notebook's first cell installs the "
+            "companion package; anywhere else, install it once into the Python that runs the "
+            "notebooks:\n\n"
+            "  ```bash\n"
+            f'  pip install "two-vs-one-step[notebooks] @ git+{_repository()}@v{_version()}"\n'
+            "  ```\n")
+
+
+def _repository() -> str:
+    for line in (ROOT / "_config.yml").read_text().splitlines():
+        if line.strip().startswith("url:"):
+            return line.split("url:", 1)[1].strip().rstrip("/")
+    raise RuntimeError("_config.yml has no repository url")
+
+
+#: (what it fixes, pattern, replacement, the chapters where it must match) for the text of
+#: the student notebooks; a pattern that no longer matches where it must fails the build,
+#: so a change of the chapters' wording cannot silently bring the wrong text back
+STUDENT_TEXT = [
+    ("the launch buttons, the repository and a clone of it",
+     re.compile(r"## How to run this book\n.*?(?=\n## |\Z)", re.S), _how_to_run, {"intro"}),
+    ("solutions in dropdowns",
+     re.compile(r"\s*Solutions are in the dropdowns.*?(?=\n\n|\Z)", re.S), "", {"intro"}),
+    ("what check says",
+     re.compile(r"says whether it is right, or how far off and in which direction,\s+"
+                r"without giving the answer away\."),
+     "says whether it is right or, if not, in which direction it is off and what the "
+     "likely mistake is, never the answer.", set()),
+    ("the install cell: Colab only, and the moving main branch",
+     re.compile(r"# In Colab, install the companion package first[^\n]*\n"
+                r"import sys\n\s*\nif \"google\.colab\" in sys\.modules:\n"
+                r"(\s+)%pip install --quiet \"(two-vs-one-step\[notebooks\] @ "
+                r"git\+https://github\.com/[\w.-]+/[\w.-]+)\""),
+     lambda m: ("# Install the companion package where it is missing (Colab, or a Jupyter "
+                "without it),\n# at the release this edition was made for.\n"
+                "import importlib.util\n\n"
+                "if importlib.util.find_spec(\"companion\") is None:\n"
+                f'{m.group(1)}%pip install --quiet "{m.group(2)}@v{_version()}"'),
+     {"intro", "one_step", "two_steps", "reuse_vs_fresh", "finite_size", "explorer"}),
+]
+
+
+def student_text(notebook: dict, stem: str) -> dict:
+    """The notebook's cells with :data:`STUDENT_TEXT` applied (a new dict)."""
+    out = json.loads(json.dumps(notebook))
+    found = {what: 0 for what, *_ in STUDENT_TEXT}
+    for cell in out["cells"]:
+        text = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+        for what, pattern, replacement, _ in STUDENT_TEXT:
+            text, n = pattern.subn(replacement, text)
+            found[what] += n
+        cell["source"] = (text if isinstance(cell["source"], str)
+                          else text.splitlines(keepends=True))
+    missing = [what for what, _, _, where in STUDENT_TEXT if stem in where and not found[what]]
+    if missing:
+        raise RuntimeError(f"{stem}: the student edition's text fixes {missing} no longer match "
+                           f"the chapter (tools/student_edition.py, STUDENT_TEXT)")
+    return out
+
+
+def student_toc(text: str) -> str:
+    """_toc.yml without the pages the student edition leaves out."""
+    return "\n".join(line for line in text.splitlines()
+                     if not any(line.strip() == f"- file: {page}" for page in LEFT_OUT)) + "\n"
 
 
 def is_solution(cell: dict) -> bool:
@@ -52,7 +143,8 @@ def strip_solutions(notebook: dict) -> dict:
 def student_config(text: str) -> str:
     """_config.yml for the student edition: its own title, the chapters' stored outputs shown
     instead of executing them again (the solutions' outputs are gone with their cells), and
-    no Binder or Colab buttons (they would open the repository's notebooks, with solutions)."""
+    no Binder or Colab buttons (they would open the repository's notebooks, with solutions),
+    no repository or issues button (they lead to the repository, solutions included)."""
     lines = []
     for line in text.splitlines():
         if line.startswith("title:"):
@@ -64,7 +156,8 @@ def student_config(text: str) -> str:
             # the launch buttons would open the instructor's notebooks (with solutions) from
             # the repository: off; a course hands out _build/student/notebooks instead
             line = line.split(":")[0] + ': ""'
-
+        elif line.strip().startswith(("use_repository_button:", "use_issues_button:")):
+            line = line.split(":")[0] + ": false"
         lines.append(line)
     return "\n".join(lines) + "\n"
 
@@ -83,16 +176,22 @@ def write_sources(out: Path) -> Path:
         else:
             shutil.copy2(path, src / name)
     (src / "_config.yml").write_text(student_config((ROOT / "_config.yml").read_text()))
+    (src / "_toc.yml").write_text(student_toc((ROOT / "_toc.yml").read_text()))
+    for page in LEFT_OUT:
+        for path in (src / page).parent.glob(Path(page).name + ".*"):
+            path.unlink()
     chapters = plain_edition.chapters()
     book = plain_edition.Book(chapters)
     for path in chapters:
         # the HTML edition is built without executing: its prose shows the stored numbers
         nb = plain_edition.with_values_stored_inline(json.loads(path.read_text()), path.name)
-        (src / "book" / path.name).write_text(plain_edition.dumps(strip_solutions(nb)))
+        nb = student_text(strip_solutions(nb), path.stem)
+        (src / "book" / path.name).write_text(plain_edition.dumps(nb))
         # the notebooks a course hands out are the plain edition's (they read well in Colab
         # and any Jupyter), without solutions and with execution counts that run on
-        plain = plain_edition.plain_notebook(path, book)
-        plain["cells"] = plain_edition.renumbered(strip_solutions(plain)["cells"])
+        plain = student_text(strip_solutions(plain_edition.plain_notebook(path, book)),
+                             path.stem)
+        plain["cells"] = plain_edition.renumbered(plain["cells"])
         (notebooks / path.name).write_text(plain_edition.dumps(plain))
     return src
 

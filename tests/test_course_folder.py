@@ -1,0 +1,97 @@
+"""The course folder (tools/course_folder.py, ``make course``): the student notebooks with a
+requirements file pinned to this release, a Binder runtime and a README, that run wherever
+students open them.
+
+The fast tests read the folder; the slow one installs it into a fresh virtual environment
+from its own requirements.txt, outside the repository (with this checkout in place of the
+release tag, which a test cannot fetch), and runs every notebook to the end as JupyterLab
+would: no error, every figure drawn, the install cell a no-op because requirements.txt put
+the package there."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+
+import pytest
+
+import _play
+from _play import ROOT
+
+sys.path.insert(0, str(ROOT / "tools"))
+import course_folder  # noqa: E402
+import student_edition  # noqa: E402
+
+from companion import __version__  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def course(tmp_path_factory):
+    return course_folder.write(tmp_path_factory.mktemp("course") / "course")
+
+
+def _chapters() -> list[str]:
+    return [p.stem for p in student_edition.plain_edition.chapters()]
+
+
+def test_the_folder_holds_every_student_notebook_and_what_binder_needs(course):
+    assert sorted(p.stem for p in (course / "notebooks").glob("*.ipynb")) == sorted(_chapters())
+    assert (course / "runtime.txt").read_text() == (ROOT / "runtime.txt").read_text()
+    readme = (course / "README.md").read_text()
+    assert "pip install -r requirements.txt" in readme and "mybinder.org" in readme
+    assert "github.com/moniri" not in readme, "the README links to the repository (solutions)"
+
+
+def test_the_requirements_pin_this_release_and_the_books_versions(course):
+    lines = [ln for ln in (course / "requirements.txt").read_text().splitlines()
+             if ln and not ln.startswith("#")]
+    assert lines[0].startswith("two-vs-one-step[notebooks] @ git+https://github.com/")
+    assert lines[0].endswith(f"@v{__version__}")
+    pins = {ln.split("==")[0]: ln for ln in lines[1:]}
+    assert set(pins) == set(course_folder.PINNED)
+    for line in _play.requirement_pins(sorted(pins)):
+        assert line in lines, f"{line} differs from the book's requirements.txt"
+
+
+@pytest.mark.parametrize("stem", _chapters())
+def test_each_notebook_installs_the_release_where_it_is_missing_and_has_no_solution(course,
+                                                                                    stem):
+    nb = json.loads((course / "notebooks" / f"{stem}.ipynb").read_text())
+    first = _play.source(_play.code_cells(nb)[0])
+    assert 'find_spec("companion") is None' in first and f'@v{__version__}"' in first
+    assert not any(student_edition.is_solution(c) for c in nb["cells"])
+    prose = "\n".join(_play.source(c) for c in nb["cells"] if c["cell_type"] == "markdown")
+    assert not re.search(r"```\{|rocket|dropdown|Solutions are", prose), stem
+
+
+@pytest.mark.slow
+def test_the_course_runs_in_a_fresh_environment_from_its_own_requirements(tmp_path):
+    course = course_folder.write(tmp_path / "course")
+    checkout = _play.checkout_copy(tmp_path / "checkout")
+    requirements = (course / "requirements.txt").read_text()
+    package = course_folder.package_requirement()
+    assert package in requirements
+    local = tmp_path / "requirements-local.txt"
+    local.write_text(requirements.replace(
+        package, f"two-vs-one-step[notebooks] @ {checkout.resolve().as_uri()}"))
+    python = _play.make_venv(tmp_path / "venv")
+    with _play.timed("course: fresh venv + pip install -r requirements.txt"):
+        _play.run([python, "-m", "pip", "install", "--quiet", "-r", local], cwd=course,
+                  timeout=3600)
+    where = _play.run([python, "-c", "import companion, sys; print(companion.__file__)"],
+                      cwd=tmp_path).stdout
+    assert str(ROOT) not in where and "site-packages" in where
+    env = _play.clean_env()
+    failures = {}
+    for stem in _chapters():
+        nb = json.loads((course / "notebooks" / f"{stem}.ipynb").read_text())
+        cells = _play.execute(nb, python, course / "notebooks", env, f"course: {stem}",
+                              timeout=1800)
+        found = _play.problems(nb, cells)
+        install = cells[0]
+        if any("pip" in out["text"].lower() for out in install or []):
+            found.append("the install cell ran pip although requirements.txt was installed")
+        if found:
+            failures[stem] = found
+    assert not failures, failures

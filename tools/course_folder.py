@@ -1,0 +1,151 @@
+#!/usr/bin/env python3
+"""A course folder that runs wherever students open it: the seed of a course's repository.
+
+``make course`` writes ``_build/course/``:
+
+* ``notebooks/``: the student notebooks (tools/student_edition.py: the plain edition of
+  every chapter, without solutions; they read well without MyST). Their first cell installs
+  the companion at the release below wherever it is missing (Colab, or a Jupyter without
+  it), and does nothing where ``requirements.txt`` was installed (Binder, a local
+  environment);
+* ``assignments/`` (with ``--assignments``): the otter-grader student notebooks of
+  ``make assignments``;
+* ``requirements.txt``: this package at its release tag ``v<companion.__version__>`` (a git
+  tag, CHANGELOG.md), with the notebooks extra, and the versions of the book's own pins for
+  what the notebooks import, JupyterLab and otter-grader: what Binder (repo2docker) installs
+  and what a student installs locally with ``pip install -r requirements.txt``;
+* ``runtime.txt``: the Python Binder uses (the book's);
+* ``README.md``: how students open the notebooks (Binder, Colab, locally), with the links
+  a course fills in once its repository exists.
+
+tests/test_course_folder.py installs the folder into a fresh virtual environment from its own
+requirements, outside the repository (the package from this checkout in place of the tag),
+and runs every notebook to the end.
+
+Usage: ``make course`` or ``python tools/course_folder.py [--out DIR] [--assignments]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))
+import student_edition  # noqa: E402
+
+OUT = ROOT / "_build" / "course"
+#: pinned from the book's requirements.txt: what the notebooks import, the Jupyter a
+#: Binder serves, and the grader the assignments call
+PINNED = ("numpy", "scipy", "matplotlib", "seaborn", "threadpoolctl", "tqdm", "joblib",
+          "ipython", "ipykernel", "jupyterlab", "otter-grader")
+
+
+def _pins() -> dict[str, str]:
+    pins = {}
+    for line in (ROOT / "requirements.txt").read_text().splitlines():
+        m = re.fullmatch(r"([A-Za-z0-9_.-]+)==(\S+)", line.split("#")[0].strip())
+        if m:
+            pins[m.group(1).lower()] = line.split("#")[0].strip()
+    return pins
+
+
+def package_requirement() -> str:
+    """This package at its release tag, with the notebooks extra."""
+    return (f"two-vs-one-step[notebooks] @ git+{student_edition._repository()}"
+            f"@v{student_edition._version()}")
+
+
+def requirements() -> str:
+    pins = _pins()
+    missing = [name for name in PINNED if name not in pins]
+    if missing:
+        raise RuntimeError(f"requirements.txt pins none of {missing}")
+    return ("# The companion at the release this course uses (a git tag; CHANGELOG.md says "
+            "what changed),\n# and the versions its book was run with. Binder installs this "
+            "file; locally:\n#   pip install -r requirements.txt\n"
+            f"{package_requirement()}\n" + "\n".join(pins[name] for name in PINNED) + "\n")
+
+
+def runtime() -> str:
+    return (ROOT / "runtime.txt").read_text()
+
+
+def readme(chapters: list[str], assignments: list[str]) -> str:
+    version = student_edition._version()
+    lines = [
+        "# Two steps versus one: the course's notebooks", "",
+        "The chapters of the executable companion to B. Moniri and H. Hassani, *Feature "
+        "Learning in Linear-Width Two-Layer Networks: Two vs. One Step of Gradient Descent* "
+        f"(arXiv:2605.17767), release v{version}, as notebooks with their exercises and "
+        "without solutions.", "",
+        "## Open them", "",
+        "- **Binder**: put this folder in a public repository and open "
+        "`https://mybinder.org/v2/gh/OWNER/REPOSITORY/HEAD?urlpath=lab/tree/notebooks` "
+        "(replace OWNER/REPOSITORY); Binder installs `requirements.txt` into Python "
+        f"{runtime().strip().removeprefix('python-')} (`runtime.txt`).",
+        "- **Colab**: open a notebook from the repository "
+        "(`https://colab.research.google.com/github/OWNER/REPOSITORY/blob/main/notebooks/"
+        "intro.ipynb`) or upload it; its first cell installs the companion.",
+        "- **Locally**, with Python 3.11 or newer:", "",
+        "  ```bash",
+        "  python -m venv .venv && . .venv/bin/activate",
+        "  pip install -r requirements.txt",
+        "  jupyter lab notebooks/",
+        "  ```", "",
+        "In any Jupyter, the first cell of each notebook installs the companion if it is "
+        "missing; with `requirements.txt` installed it does nothing.", "",
+        "## What is here", "",
+        *[f"- `notebooks/{stem}.ipynb`" for stem in chapters],
+        *[f"- `assignments/{stem}.ipynb` (graded with otter-grader: answer in the cells, "
+          "run `grader.check`, submit as your course says)" for stem in assignments], "",
+        ""]
+    return "\n".join(lines)
+
+
+def write(out: Path = OUT, with_assignments: bool = False) -> Path:
+    if out.exists():
+        shutil.rmtree(out)
+    (out / "notebooks").mkdir(parents=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        student_edition.write_sources(Path(tmp))
+        chapters = [p.stem for p in student_edition.plain_edition.chapters()]
+        for stem in chapters:
+            shutil.copy2(Path(tmp) / "notebooks" / f"{stem}.ipynb",
+                         out / "notebooks" / f"{stem}.ipynb")
+    assignments = []
+    if with_assignments:
+        import assignments as otter_assignments
+        built = Path(tempfile.mkdtemp())
+        try:
+            for stem in otter_assignments.CHAPTERS:
+                folder = otter_assignments.build(stem, built)
+                (out / "assignments").mkdir(exist_ok=True)
+                shutil.copy2(folder / "dist" / "student" / f"{stem}.ipynb",
+                             out / "assignments" / f"{stem}.ipynb")
+                assignments.append(stem)
+        finally:
+            shutil.rmtree(built, ignore_errors=True)
+    (out / "requirements.txt").write_text(requirements())
+    (out / "runtime.txt").write_text(runtime())
+    (out / "README.md").write_text(readme(chapters, assignments))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=OUT, help="output folder")
+    parser.add_argument("--assignments", action="store_true",
+                        help="add the otter-grader assignments (runs otter assign: minutes)")
+    args = parser.parse_args(argv)
+    out = write(args.out.resolve(), args.assignments)
+    print(f"course folder: {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

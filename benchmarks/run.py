@@ -293,7 +293,7 @@ def bench_cli_vs_torch(N: int, repeats: int) -> dict:
                  (W0, a, X, y, run.target.directions))
     Wt = [torch.from_numpy(W) for W in (run.W0, run.W1, run.W2)]
     fns = {
-        "companion": lambda: simulate(N=N),
+        "companion": lambda: simulate(N=N, target="he1+he3"),
         "torch": lambda: job(N),
         "torch_vectors": lambda: job(N, vectors=True),
         "expert": lambda: expert(N),
@@ -315,7 +315,7 @@ def bench_cli_vs_torch(N: int, repeats: int) -> dict:
     for name, (med, ts) in interleaved_times(fns, repeats).items():
         out[f"{name}_s"], out[f"{name}_times"] = med, ts
     # the same output: PyTorch's steps on the companion's data give the same singular values
-    ours = simulate(N=N)
+    ours = simulate(N=N, target="he1+he3")
     theirs = job(N, vectors=True, data=data)
     out["max_rel_diff_top8"] = max(
         float(np.max(np.abs(np.array(ours["singular_values"][w]) - theirs["singular_values"][w])

@@ -8,7 +8,8 @@ iteration multiplies the matrix and its transpose by one block of k + 8 vectors,
 is bound by matrix products rather than by Python-level loops. Where it does not converge it
 warns and falls back to PROPACK (``scipy.sparse.linalg.svds``). :func:`top_singular_each`
 computes several matrices' top k at once on the machine's cores. Where the BLAS has
-small-matrix kernels, the products go through row blocks that fit them (``_SMALL_GEMM``).
+small-matrix kernels, the products go through row blocks that fit them
+(:func:`companion.blas.small_gemm_rows`).
 
 The method uses NumPy only (SciPy is imported for the fallback alone): importing
 ``scipy.linalg`` costs 0.3 s of every command line run, more than the time SciPy's subset
@@ -20,12 +21,18 @@ from __future__ import annotations
 import math
 import time
 import warnings
-
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from .blas import blas_threads, limited, map_single_threaded
+from .blas import (
+    blas_threads,
+    gram_rows,
+    limited,
+    map_single_threaded,
+    project_out,
+    small_gemm_rows,
+)
 from .validation import available_memory_bytes, check_fits_in_memory, finite_array, positive_int
 
 # The start block (and ARPACK's/PROPACK's start vector in the fallback) is drawn from this fixed
@@ -63,8 +70,7 @@ _RANGE = {np.dtype(np.float64): 1e-5, np.dtype(np.float32): 2e-3}
 _MIXED_SIZES = (1 << 20, 1 << 26)
 # Matrices with at least this many entries are multiplied with all of BLAS's threads.
 _WIDE_PRODUCTS = 1 << 20
-# The clock of the times in ``info`` (time.thread_time measures one thread's work alone).
-_clock = time.perf_counter
+_clock = time.perf_counter   # of the times in ``info`` (time.thread_time: one thread's work)
 
 
 def top_singular_bytes(N: int, d: int, k: int, itemsize: int = 8) -> int:
@@ -171,9 +177,8 @@ def _top_singular(W: np.ndarray, k: int):
     threads = blas_threads()
     wide = threads if W.size >= _WIDE_PRODUCTS and threads > 1 else None
     pool = None
-    if wide and _chunk_rows(W if W.shape[0] >= W.shape[1] else W.T, b):
-        # products through the small-matrix kernels, which use one thread: the second half
-        # of each product's row blocks runs on a second Python thread instead
+    if wide and small_gemm_rows(W if W.shape[0] >= W.shape[1] else W.T, b):
+        # small-matrix kernels use one thread: half of the row blocks go to a second one
         wide, pool = None, ThreadPoolExecutor(1, thread_name_prefix="companion-lanczos")
     try:
         with limited(1):
@@ -273,7 +278,7 @@ def _block_lanczos(W: np.ndarray, k: int, b: int, max_steps: int, seed: int, wid
     p_max = rows - b                     # basis size that triggers a thick restart
     keep = min(k + b, p_max - b)         # Ritz vectors kept by a restart
     rng = np.random.default_rng(seed)
-    chunk = _chunk_rows(A, b)
+    chunk = small_gemm_rows(A, b)
     Q = np.empty((rows, m), dtype=basis)
     H = np.zeros((rows, rows))
     Q[:b], _ = _orthonormalize(rng.standard_normal((b, m)) if start is None else start, Q[:0],
@@ -301,7 +306,7 @@ def _block_lanczos(W: np.ndarray, k: int, b: int, max_steps: int, seed: int, wid
                 X *= c
                 Y = X @ A
             else:
-                Y = _gram_rows(A, Qb, c, chunk, pool)
+                Y = gram_rows(A, Qb, c, chunk, pool)
             Y *= c
         t_reorth = clock()
         info["product_seconds"] += t_reorth - t_product
@@ -311,8 +316,8 @@ def _block_lanczos(W: np.ndarray, k: int, b: int, max_steps: int, seed: int, wid
         Y = Y.astype(basis, copy=False)
         scale = float(np.linalg.norm(Y))
         with limited(wide):
-            C = _project_out(Y, Q[:p], chunk)     # block row of H = Q G Q^T
-            C += _project_out(Y, Q[:p], chunk)    # second pass of Gram-Schmidt
+            C = project_out(Y, Q[:p], chunk)     # block row of H = Q G Q^T
+            C += project_out(Y, Q[:p], chunk)    # second pass of Gram-Schmidt
         H[lo:p, :p] = C
         H[:p, lo:p] = C.T
         bn = min(b, m - p)               # size of the next block (the space may run out)
@@ -375,81 +380,6 @@ def _block_lanczos(W: np.ndarray, k: int, b: int, max_steps: int, seed: int, wid
     U, Vt = (Bt.T, small) if N >= d else (small.T, Bt)
     info["seconds"] = clock() - t_start
     return (U.astype(dt, copy=False), s.astype(dt, copy=False), Vt.astype(dt, copy=False)), info
-
-
-# OpenBLAS's kernels for AVX-512 (these architectures) multiply matrices with m n k <= 10^6
-# without packing them first ("small-matrix" kernels). A product of a 2048 x 2048 matrix with a
-# block of 16 vectors is dominated by that packing: through row blocks of 30 rows, each read
-# once for both products while it is in cache, the two products of a step took 3.8 ms instead
-# of 7.3 ms in float32 and 7.6 ms instead of 11.3 ms in float64 (one thread, 2-core AMD EPYC).
-# Other kernels (Haswell, Zen) have no such path; there the row blocks were 10 to 20% slower,
-# so they are used with these architectures only (None: not yet looked up).
-_SMALL_GEMM = 10**6
-_SMALL_GEMM_ARCHITECTURES = {"SkylakeX", "Cooperlake", "SapphireRapids"}
-_CHUNKED = None
-
-
-def _chunk_rows(A, b):
-    """Rows of A per row block of the Gram products (and of the basis per block of the
-    Gram-Schmidt passes) for a block of b vectors: the most that keep m n k <= _SMALL_GEMM,
-    or 0 (whole products) if the BLAS has no small-matrix kernels or fewer than 8 rows fit."""
-    global _CHUNKED
-    if _CHUNKED is None:
-        from .blas import controller
-        archs = {lib.get("architecture") for lib in controller().info()
-                 if lib["user_api"] == "blas" and lib.get("internal_api") == "openblas"}
-        _CHUNKED = bool(archs & _SMALL_GEMM_ARCHITECTURES)
-    rows = _SMALL_GEMM // (b * A.shape[1])
-    return rows if _CHUNKED and rows >= 8 else 0
-
-
-def _gram_rows(A, Qb, c, chunk, pool=None):
-    """c (Qb A^T) A (the caller multiplies by c once more), as the sum over row blocks A_i of
-    ``chunk`` rows of (c Qb A_i^T) A_i: each block is read once and stays in cache for its
-    second product. The blocks are summed in two halves, added at the end, the second half
-    on ``pool`` if given: the result does not depend on it."""
-    N = A.shape[0]
-    half = (N // 2 // chunk) * chunk or N
-
-    def part(start, stop):
-        Y = np.zeros((Qb.shape[0], A.shape[1]), dtype=A.dtype)
-        T = np.empty_like(Y)
-        for i in range(start, stop, chunk):
-            Ac = A[i:i + chunk]
-            X = Qb @ Ac.T
-            X *= c
-            np.matmul(X, Ac, out=T)
-            Y += T
-        return Y
-
-    if pool is None:
-        Y, Y2 = part(0, half), part(half, N)
-    else:
-        later = pool.submit(part, half, N)
-        Y = part(0, half)
-        Y2 = later.result()
-    Y += Y2
-    return Y
-
-
-def _project_out(Y, Qp, chunk):
-    """One pass of classical Gram-Schmidt: C = Y Qp^T, Y -= C Qp (in place); returns C.
-    With ``chunk``, through blocks of that many rows of Qp (see ``_SMALL_GEMM``)."""
-    if not chunk or Qp.shape[0] <= chunk:
-        C = Y @ Qp.T
-        Y -= C @ Qp
-        return C
-    C = np.empty((Y.shape[0], Qp.shape[0]), dtype=Y.dtype)
-    D = np.zeros_like(Y)
-    T = np.empty_like(Y)
-    for i in range(0, Qp.shape[0], chunk):
-        Qc = Qp[i:i + chunk]
-        Cc = C[:, i:i + chunk]
-        np.matmul(Y, Qc.T, out=Cc)
-        np.matmul(Cc, Qc, out=T)
-        D += T
-    Y -= D
-    return C
 
 
 def _top_eigenpairs(H: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:

@@ -332,14 +332,15 @@ def test_top_singular_through_row_blocks(shape, monkeypatch, no_fallback):
     # thread that takes half of the row blocks
     import concurrent.futures
 
+    import companion.blas as blas
     import companion.lanczos as sp
 
     W = _spiked(*shape, (4.0, 2.0), 13)
     s_ref = scipy.linalg.svdvals(W)[:8]
-    monkeypatch.setattr(sp, "_CHUNKED", False)
+    monkeypatch.setattr(blas, "_CHUNKED", False)
     (U0, s0, Vt0), info0 = sp._block_lanczos(W, 8, 16, sp._MAX_STEPS, sp._LANCZOS_SEED)
-    monkeypatch.setattr(sp, "_CHUNKED", True)
-    assert sp._chunk_rows(W if shape[0] >= shape[1] else W.T, 16) == 10**6 // (16 * 300)
+    monkeypatch.setattr(blas, "_CHUNKED", True)
+    assert blas.small_gemm_rows(W if shape[0] >= shape[1] else W.T, 16) == 10**6 // (16 * 300)
     (U, s, Vt), info = sp._block_lanczos(W, 8, 16, sp._MAX_STEPS, sp._LANCZOS_SEED)
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
         again = sp._block_lanczos(W, 8, 16, sp._MAX_STEPS, sp._LANCZOS_SEED, pool=pool)[0]
@@ -348,5 +349,5 @@ def test_top_singular_through_row_blocks(shape, monkeypatch, no_fallback):
         np.testing.assert_allclose(values, s_ref, rtol=1e-10)
     np.testing.assert_allclose(np.abs(np.sum(Vt[:2] * Vt0[:2], axis=1)), 1, atol=1e-9)
     # a block of rows narrower than a chunk: one whole product
-    monkeypatch.setattr(sp, "_SMALL_GEMM", 16 * 300 * 4)
-    assert sp._chunk_rows(W if shape[0] >= shape[1] else W.T, 16) == 0
+    monkeypatch.setattr(blas, "_SMALL_GEMM", 16 * 300 * 4)
+    assert blas.small_gemm_rows(W if shape[0] >= shape[1] else W.T, 16) == 0

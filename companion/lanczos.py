@@ -7,7 +7,9 @@ Lanczos on the Gram operator of the smaller side, with full reorthogonalization:
 iteration multiplies the matrix and its transpose by one block of k + 8 vectors, so the work
 is bound by matrix products rather than by Python-level loops. Where it does not converge it
 warns and falls back to PROPACK (``scipy.sparse.linalg.svds``). :func:`top_singular_each`
-computes several matrices' top k at once on the machine's cores.
+computes several matrices' top k at once on the machine's cores. Where the BLAS has
+small-matrix kernels, the products go through row blocks that fit them
+(:func:`companion.blas.small_gemm_rows`).
 
 The method uses NumPy only (SciPy is imported for the fallback alone): importing
 ``scipy.linalg`` costs 0.3 s of every command line run, more than the time SciPy's subset
@@ -19,10 +21,18 @@ from __future__ import annotations
 import math
 import time
 import warnings
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from .blas import blas_threads, limited, map_single_threaded
+from .blas import (
+    blas_threads,
+    gram_rows,
+    limited,
+    map_single_threaded,
+    project_out,
+    small_gemm_rows,
+)
 from .validation import available_memory_bytes, check_fits_in_memory, finite_array, positive_int
 
 # The start block (and ARPACK's/PROPACK's start vector in the fallback) is drawn from this fixed
@@ -60,6 +70,7 @@ _RANGE = {np.dtype(np.float64): 1e-5, np.dtype(np.float32): 2e-3}
 _MIXED_SIZES = (1 << 20, 1 << 26)
 # Matrices with at least this many entries are multiplied with all of BLAS's threads.
 _WIDE_PRODUCTS = 1 << 20
+_clock = time.perf_counter   # of the times in ``info`` (time.thread_time: one thread's work)
 
 
 def top_singular_bytes(N: int, d: int, k: int, itemsize: int = 8) -> int:
@@ -165,12 +176,22 @@ def _top_singular(W: np.ndarray, k: int):
     # at 9 on 2 cores).
     threads = blas_threads()
     wide = threads if W.size >= _WIDE_PRODUCTS and threads > 1 else None
-    with limited(1):
-        start, info32 = _float32_start(W, k, b, wide) if _mixed(W) else (None, {})
-        out, info = _block_lanczos(W, k, b, _MAX_STEPS, _LANCZOS_SEED, wide, start)
+    pool = None
+    if wide and small_gemm_rows(W if W.shape[0] >= W.shape[1] else W.T, b):
+        # small-matrix kernels use one thread: half of the row blocks go to a second one
+        wide, pool = None, ThreadPoolExecutor(1, thread_name_prefix="companion-lanczos")
+    try:
+        with limited(1):
+            start, info32 = (_float32_start(W, k, b, wide, pool) if _mixed(W)
+                             else (None, {}))
+            out, info = _block_lanczos(W, k, b, _MAX_STEPS, _LANCZOS_SEED, wide, start,
+                                       pool=pool)
+    finally:
+        if pool is not None:
+            pool.shutdown()
     info.update(solver="block", products_float32=info32.get("products", 0),
                 seconds_float32=info32.get("seconds", 0.0),
-                product_seconds_float32=info32.get("product_seconds", 0.0))
+                product_seconds_float32=info32.get("product_seconds", 0.0), info32=info32)
     if out is None:
         warnings.warn(f"top_singular: block Lanczos did not converge in {info['steps']} "
                       f"iterations ({info['products']} products) for the top {k} singular values "
@@ -208,7 +229,7 @@ def _mixed(W: np.ndarray) -> bool:
     return W.dtype == np.float64 and _MIXED_SIZES[0] <= W.size <= _MIXED_SIZES[1]
 
 
-def _float32_start(W: np.ndarray, k: int, b: int, wide):
+def _float32_start(W: np.ndarray, k: int, b: int, wide, pool=None):
     """(V, info): the top b Ritz vectors of block Lanczos on float32(W), whose products take
     half the time of float64's, to start the float64 iterations, which then check and refine
     them; V is None if W's entries do not fit float32's range."""
@@ -218,11 +239,11 @@ def _float32_start(W: np.ndarray, k: int, b: int, wide):
     if not (np.isfinite(top) and np.isfinite(bottom) and max(top, -bottom) > 1e-30):
         return None, {}
     return _block_lanczos(W32, k, b, _MAX_STEPS, _LANCZOS_SEED, wide, ritz=True,
-                          basis=np.float32)
+                          basis=np.float32, pool=pool)
 
 
 def _block_lanczos(W: np.ndarray, k: int, b: int, max_steps: int, seed: int, wide=None,
-                   start=None, tols=None, ritz=False, basis=np.float64):
+                   start=None, tols=None, ritz=False, basis=np.float64, pool=None):
     """Top-k singular triplets of W by block Lanczos on G = A^T A, A = W (N >= d) or W^T.
 
     Returns ``((U, s, Vt), info)``, or ``(None, info)`` if the residuals do not meet the
@@ -257,45 +278,54 @@ def _block_lanczos(W: np.ndarray, k: int, b: int, max_steps: int, seed: int, wid
     p_max = rows - b                     # basis size that triggers a thick restart
     keep = min(k + b, p_max - b)         # Ritz vectors kept by a restart
     rng = np.random.default_rng(seed)
+    chunk = small_gemm_rows(A, b)
     Q = np.empty((rows, m), dtype=basis)
     H = np.zeros((rows, rows))
     Q[:b], _ = _orthonormalize(rng.standard_normal((b, m)) if start is None else start, Q[:0],
                                1.0, eps, rng)
     p, lo = b, 0                         # basis Q[:p]; newest block Q[lo:p]
     info = {"block": b, "products": 0, "steps": 0, "checks": 0, "restarts": 0, "basis": p,
-            "trace": [], "seconds": 0.0, "product_seconds": 0.0}
-    t_start = time.perf_counter()
+            "trace": [], "seconds": 0.0, "product_seconds": 0.0, "reorth_seconds": 0.0,
+            "qr_seconds": 0.0, "rr_seconds": 0.0}
+    clock = _clock
+    t_start = clock()
     next_check = max(2, math.ceil((k + 1) / b)) if start is None else 1
     last = None                          # (step, deficit) at the previous check
     c = None
     while True:
         # one step: G times the newest block, as rows: (Q_c A^T) A, scaled by c^2 so that
         # the Gram operator neither overflows nor underflows (c is fixed at the first step)
-        t_product = time.perf_counter()
+        t_product = clock()
         with limited(wide):
-            X = Q[lo:p].astype(dt, copy=False) @ A.T
-            if c is None:
-                size = float(np.max(np.abs(X)))
-                c = 1.0 / size if 0.0 < size < np.inf else 1.0
-            X *= c
-            Y = X @ A
+            Qb = Q[lo:p].astype(dt, copy=False)
+            if c is None or not chunk:
+                X = Qb @ A.T
+                if c is None:
+                    size = float(np.max(np.abs(X)))
+                    c = 1.0 / size if 0.0 < size < np.inf else 1.0
+                X *= c
+                Y = X @ A
+            else:
+                Y = gram_rows(A, Qb, c, chunk, pool)
             Y *= c
-        info["product_seconds"] += time.perf_counter() - t_product
+        t_reorth = clock()
+        info["product_seconds"] += t_reorth - t_product
         info["products"] += 2
         info["steps"] += 1
         step = info["steps"]
         Y = Y.astype(basis, copy=False)
         scale = float(np.linalg.norm(Y))
         with limited(wide):
-            C = Y @ Q[:p].T              # block row of H = Q G Q^T
-            Y -= C @ Q[:p]
-            C2 = Y @ Q[:p].T             # second pass of Gram-Schmidt
-            Y -= C2 @ Q[:p]
-            C += C2
+            C = project_out(Y, Q[:p], chunk)     # block row of H = Q G Q^T
+            C += project_out(Y, Q[:p], chunk)    # second pass of Gram-Schmidt
         H[lo:p, :p] = C
         H[:p, lo:p] = C.T
         bn = min(b, m - p)               # size of the next block (the space may run out)
+        t_qr = clock()
+        info["reorth_seconds"] += t_qr - t_reorth
         Qn, R = _orthonormalize(Y.astype(np.float64, copy=False), Q[:p], scale, eps, rng)
+        t_rr = clock()
+        info["qr_seconds"] += t_rr - t_qr
         full = p + bn > p_max
         if step >= next_check or bn == 0 or full or step >= max_steps:
             info["checks"] += 1
@@ -303,12 +333,13 @@ def _block_lanczos(W: np.ndarray, k: int, b: int, max_steps: int, seed: int, wid
             theta, Z = _top_eigenpairs(H[:p, :p], n_ritz)
             res = np.linalg.norm(R[:bn] @ Z[lo:p, :k], axis=0)
             deficit = _deficit(theta, res, k, eps, *tols)
+            info["rr_seconds"] += clock() - t_rr
             info["trace"].append((step, p, round(deficit, 2), float(res.max(initial=0.0))))
             if deficit <= 0.0 or bn == 0:
                 break
             if step >= max_steps:
                 info["basis"] = p
-                info["seconds"] = time.perf_counter() - t_start
+                info["seconds"] = clock() - t_start
                 return (Z[:, :b].T @ Q[:p] if ritz else None), info
             if last is not None and last[1] > deficit:
                 # the log-residual falls about linearly (faster near the end): check again a
@@ -336,18 +367,18 @@ def _block_lanczos(W: np.ndarray, k: int, b: int, max_steps: int, seed: int, wid
         lo, p = p, p + bn
     info["basis"] = p
     if ritz:
-        info["seconds"] = time.perf_counter() - t_start
+        info["seconds"] = clock() - t_start
         return Z[:, :b].T @ Q[:p], info
     V = Z[:, :k].T @ Q[:p]               # Ritz vectors (rows) in the m-dimensional space
-    t_product = time.perf_counter()
+    t_product = clock()
     with limited(wide):
         B = V.astype(dt, copy=False) @ A.T   # k x (larger side): A restricted to them
-    info["product_seconds"] += time.perf_counter() - t_product
+    info["product_seconds"] += clock() - t_product
     info["products"] += 1
     P, s, Bt = np.linalg.svd(B.astype(np.float64, copy=False), full_matrices=False)
     small = P.T @ V                      # singular vectors in the m-dimensional space (rows)
     U, Vt = (Bt.T, small) if N >= d else (small.T, Bt)
-    info["seconds"] = time.perf_counter() - t_start
+    info["seconds"] = clock() - t_start
     return (U.astype(dt, copy=False), s.astype(dt, copy=False), Vt.astype(dt, copy=False)), info
 
 

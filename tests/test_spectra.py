@@ -322,3 +322,32 @@ def test_top_singular_each_is_top_singular_with_one_thread():
         np.testing.assert_allclose(got[1], scipy.linalg.svdvals(W)[:6], rtol=1e-10)
     with pytest.raises(ValueError, match="k must be at most"):
         cp.top_singular_each([mats[0], np.ones((4, 5))], 6)
+
+
+@pytest.mark.parametrize("shape", [(700, 300), (300, 700)])
+def test_top_singular_through_row_blocks(shape, monkeypatch, no_fallback):
+    # the Gram products and the Gram-Schmidt passes through row blocks small enough for
+    # OpenBLAS's small-matrix kernels (used where the BLAS has them): the same triplets to
+    # the tolerances as the whole products, and the same bits with and without the second
+    # thread that takes half of the row blocks
+    import concurrent.futures
+
+    import companion.blas as blas
+    import companion.lanczos as sp
+
+    W = _spiked(*shape, (4.0, 2.0), 13)
+    s_ref = scipy.linalg.svdvals(W)[:8]
+    monkeypatch.setattr(blas, "_CHUNKED", False)
+    (U0, s0, Vt0), info0 = sp._block_lanczos(W, 8, 16, sp._MAX_STEPS, sp._LANCZOS_SEED)
+    monkeypatch.setattr(blas, "_CHUNKED", True)
+    assert blas.small_gemm_rows(W if shape[0] >= shape[1] else W.T, 16) == 10**6 // (16 * 300)
+    (U, s, Vt), info = sp._block_lanczos(W, 8, 16, sp._MAX_STEPS, sp._LANCZOS_SEED)
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        again = sp._block_lanczos(W, 8, 16, sp._MAX_STEPS, sp._LANCZOS_SEED, pool=pool)[0]
+    assert all(np.array_equal(x, y) for x, y in zip((U, s, Vt), again))
+    for values in (s0, s):
+        np.testing.assert_allclose(values, s_ref, rtol=1e-10)
+    np.testing.assert_allclose(np.abs(np.sum(Vt[:2] * Vt0[:2], axis=1)), 1, atol=1e-9)
+    # a block of rows narrower than a chunk: one whole product
+    monkeypatch.setattr(blas, "_SMALL_GEMM", 16 * 300 * 4)
+    assert blas.small_gemm_rows(W if shape[0] >= shape[1] else W.T, 16) == 0

@@ -86,11 +86,6 @@ STUDENT_TEXT = [
      re.compile(r"## How to run this book\n.*?(?=\n## |\Z)", re.S), _how_to_run, {"intro"}),
     ("solutions in dropdowns",
      re.compile(r"\s*Solutions are in the dropdowns.*?(?=\n\n|\Z)", re.S), "", {"intro"}),
-    ("what check says",
-     re.compile(r"says whether it is right, or how far off and in which direction,\s+"
-                r"without giving the answer away\."),
-     "says whether it is right or, if not, in which direction it is off and what the "
-     "likely mistake is, never the answer.", set()),
     ("the install cell: Colab only, and the moving main branch",
      re.compile(r"# In Colab, install the companion package first[^\n]*\n"
                 r"import sys\n\s*\nif \"google\.colab\" in sys\.modules:\n"

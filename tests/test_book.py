@@ -407,6 +407,41 @@ def _stored_prose_values(nb: dict) -> list[tuple[str, str]]:
     return out
 
 
+def _bound_names(source: str) -> set[str]:
+    """Names a code cell binds (assignments, loop targets, imports, definitions); IPython
+    magics count as ``pass``."""
+    import ast
+
+    code = "\n".join(ln[:len(ln) - len(ln.lstrip())] + "pass"
+                     if ln.lstrip().startswith(("%", "!")) else ln for ln in source.splitlines())
+    names = set()
+    for node in ast.walk(ast.parse(code)):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+        elif isinstance(node, ast.alias):
+            names.add((node.asname or node.name).split(".")[0])
+        elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            names.add(node.name)
+    return names
+
+
+@pytest.mark.parametrize("stem", NOTEBOOKS)
+def test_every_name_the_prose_shows_is_bound_once(stem):
+    """A name an {eval} role reads is bound by one code cell only. The book evaluates a role
+    where it stands, but JupyterLab's MyST extension may evaluate it again after Run All,
+    when an exercise's code (which sets its own names) could have rebound the name: the
+    prose would then show an error or another value (seen: `exponents` in two_steps)."""
+    nb = _read_nb(stem)
+    shown = {expr.split(".")[0] for expr, _ in _stored_prose_values(nb)}
+    binders = {}
+    for i, cell in enumerate(_code_cells(nb)):
+        for name in _bound_names("".join(cell["source"])) & shown:
+            binders.setdefault(name, []).append(i + 1)
+    twice = {name: cells for name, cells in binders.items() if len(cells) > 1}
+    assert not twice, (f"{stem}.ipynb: names the prose shows are bound in several code "
+                       f"cells (cell numbers): {twice}")
+
+
 @pytest.mark.parametrize("stem", NOTEBOOKS)
 def test_every_prose_number_is_stored(stem):
     """Every {eval} role has a stored value (JupyterLab shows it before the chapter runs;

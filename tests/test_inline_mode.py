@@ -40,7 +40,8 @@ def _build(tmp_path: Path, cells: list, timeout: int | None = None) -> subproces
     (tmp_path / "_config.yml").write_text(yaml.safe_dump(config))
     (tmp_path / "_toc.yml").write_text("format: jb-book\nroot: book/page\n")
     shutil.copytree(ROOT / "book" / "_ext", book / "_ext")
-    shutil.copytree(ROOT / "_mathjax", tmp_path / "_mathjax")
+    for static in config["sphinx"]["config"].get("html_static_path", []):
+        shutil.copytree(ROOT / static, tmp_path / static)
     nb = nbformat.v4.new_notebook()
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
                                  "language": "python"}

@@ -29,7 +29,6 @@ import json
 import os
 import re
 import secrets
-import shutil
 import socket
 import subprocess
 import sys
@@ -44,6 +43,7 @@ SHOTS = ROOT / "_build" / "jupyterlab"
 sys.path.insert(0, str(ROOT / "tools"))
 
 import plain_edition  # noqa: E402
+from test_explorer import _browser_or_skip  # noqa: E402  (skip or fail without chromium)
 
 pytestmark = pytest.mark.slow
 
@@ -61,22 +61,6 @@ SETTINGS = {
     "@jupyterlab/apputils-extension/notification.jupyterlab-settings": {
         "fetchNews": "false", "checkForUpdates": False},
 }
-
-
-def _browser_or_skip():
-    required = os.environ.get("COMPANION_REQUIRE_BROWSER") == "1"
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        sync_playwright = None
-    reason = ("chromium is not on PATH" if chromium is None else
-              "playwright is not installed" if sync_playwright is None else None)
-    if reason:
-        if required:
-            pytest.fail(f"COMPANION_REQUIRE_BROWSER=1 but {reason}")
-        pytest.skip(reason)
-    return chromium, sync_playwright
 
 
 def _free_port() -> int:

@@ -89,6 +89,8 @@ def test_stored_e12_the_k2_spike_carries_he3_beyond_every_null_spike():
         assert r["cos2"][0, 0] > 0.3 and np.max(np.asarray(r["cos2_null"])[null_on]) < 0.01
 
 
+# a full run at N = 2048 beside its null run: about 5 s, out of the quick loop
+@pytest.mark.slow
 def test_a_new_seed_reproduces_the_he3_carrier():
     """Seed 7 (not stored), N = 2048 (about a CPU-minute): the same reading as the stored
     runs. At N = 1024 the order-2 spike sits at the bulk edge and seed 7 has none with weight

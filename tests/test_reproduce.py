@@ -48,6 +48,8 @@ def tiny_sizes(monkeypatch):
             monkeypatch.setitem(entry.experiment.sizes, scale, tiny)
 
 
+# every experiment end to end: about 18 s, out of the quick loop (make test-quick)
+@pytest.mark.slow
 def test_every_experiment_writes_figure_and_tidy_data(tmp_path, tiny_sizes):
     import io
     err = io.StringIO()

@@ -270,6 +270,8 @@ def test_spike_content_reads_each_spike_against_the_null_run():
     assert ts.spike_content(None).k2_he3 == "n/a"
 
 
+# the finite-N prediction at every stored point: about 12 s, out of the quick loop
+@pytest.mark.slow
 def test_prediction_errors_and_crossings_from_synthetic_e11():
     from companion.finite_n import predicted_terms
 

@@ -29,11 +29,14 @@ import sys
 from pathlib import Path
 
 import pytest
-import yaml
 
 pytestmark = pytest.mark.book
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))
+
+import plain_edition  # noqa: E402  (the table of contents, read once for the tools and tests)
+
 HTML = ROOT / "_build" / "html"
 SANITIZE = ROOT / "tests" / "nbval_sanitize.cfg"
 # `jupyter-book build --all -W -n --keep-going .` through the current interpreter.
@@ -44,19 +47,7 @@ MATHJAX_FILE = "tex-mml-svg.js"
 
 def _toc_files() -> list[str]:
     """Every file of _toc.yml (root first, then in reading order), without extension."""
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
-    files = [toc["root"]]
-
-    def walk(entries):
-        for entry in entries or []:
-            if "file" in entry:
-                files.append(entry["file"])
-            walk(entry.get("sections"))
-
-    for part in toc.get("parts", []):
-        walk(part.get("chapters"))
-    walk(toc.get("chapters"))
-    return files
+    return plain_edition.toc_files(ROOT)
 
 
 def _source(stem: str) -> Path:

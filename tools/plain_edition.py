@@ -57,9 +57,9 @@ NOTICE = ("*This is the plain edition of this chapter, for Colab, GitHub, VS Cod
 
 # --- what the book knows: chapters, labels, figures, citations ---------------------------------
 
-def chapters() -> list[Path]:
-    """The notebooks of ``_toc.yml``, in reading order."""
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+def toc_files(root: Path = ROOT) -> list[str]:
+    """Every file of ``_toc.yml`` (root first, then in reading order), without extension."""
+    toc = yaml.safe_load((root / "_toc.yml").read_text())
     files = [toc["root"]]
 
     def walk(entries):
@@ -70,7 +70,13 @@ def chapters() -> list[Path]:
 
     for part in toc.get("parts", []):
         walk(part.get("chapters"))
-    return [ROOT / (f + ".ipynb") for f in files if (ROOT / (f + ".ipynb")).exists()]
+    walk(toc.get("chapters"))
+    return files
+
+
+def chapters() -> list[Path]:
+    """The notebooks of ``_toc.yml``, in reading order."""
+    return [ROOT / (f + ".ipynb") for f in toc_files() if (ROOT / (f + ".ipynb")).exists()]
 
 
 def read(path: Path) -> dict:

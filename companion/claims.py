@@ -160,7 +160,9 @@ def render() -> str:
             z = exp.sizes[scale]
             keep = {k: v for k, v in z.items() if k in ("N", "Ns", "seeds")}
             text = ", ".join(f"{k} {v}" for k, v in keep.items()).replace("Ns ", "N ")
-            if "float32_from" in z:
+            if z.get("float32_from") == 0:
+                text += " (float32)"
+            elif "float32_from" in z:
                 text += f" (float32 from {z['float32_from']})"
             return text.replace("[", "").replace("]", "")
 

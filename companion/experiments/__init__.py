@@ -59,6 +59,14 @@ class Experiment:
         return run_units(self.unit, self.grid({**self.sizes[check_scale(scale)], **sizes}))
 
 
+def precision(z: dict, N: int) -> dict:
+    """``{"dtype": "float32"}`` for a unit of size ``N`` from the size ``z["float32_from"]``
+    on (the paper scale's largest sizes; ``0``: every size, as the chapters' own runs, which
+    take half the time and show the same numbers at the digits printed), else nothing: a
+    float64 unit keeps the parameters, and so the cache key, it always had."""
+    return {"dtype": "float32"} if N >= z.get("float32_from", float("inf")) else {}
+
+
 def run_units(unit: Callable[..., dict], units) -> Runs:
     """``Runs`` of ``unit(**params, seed=seed)`` over ``units`` = [(params, seed), ...]."""
     return Runs(Run(dict(params), int(seed), unit(**params, seed=seed)) for params, seed in units)

@@ -49,7 +49,7 @@ from ..theory import (
     spiked_rectangular,
 )
 from ..validation import positive_int, seed_list
-from . import Experiment
+from . import Experiment, precision
 
 #: The step-size exponents of the book's headline: Lambda = 3, He_3 learnable with reuse.
 HEADLINE = (0.35, 0.45)
@@ -132,7 +132,7 @@ def preactivation_unit(N: int, alpha1: float, target: str, activation: str, seed
 
 
 def outlier_unit(N: int, alpha1: float, alpha2: float, target: str, batch: str,
-                 activation: str, seed: int, top: int = 8) -> dict:
+                 activation: str, seed: int, top: int = 8, dtype: str = "float64") -> dict:
     """A run and its null run (labels of an independent sample: same distribution, heavy
     tails included, no information about x), counted two ways (book: dv-pit-edge).
 
@@ -155,7 +155,8 @@ def outlier_unit(N: int, alpha1: float, alpha2: float, target: str, batch: str,
     runs = {}
     for suffix, null in (("", False), ("_null", True)):
         run = run_two_steps(N=N, alpha1=alpha1, alpha2=alpha2, batch=batch,
-                            activation=activation, target=target, seed=seed, null_labels=null)
+                            activation=activation, target=target, seed=seed, null_labels=null,
+                            dtype=dtype)
         runs[suffix] = run
         for name, W in (("W1", run.W1), ("W2", run.W2)):
             _, s, Vt = top_singular(W, top)
@@ -176,12 +177,12 @@ def outlier_unit(N: int, alpha1: float, alpha2: float, target: str, batch: str,
 
 
 def headline_unit(N: int, batch: str, alpha1: float, alpha2: float, target: str,
-                  activation: str, seed: int, m: int = 4) -> dict:
+                  activation: str, seed: int, m: int = 4, dtype: str = "float64") -> dict:
     """The headline statistic ||P_m beta*||^2: the squared projection of the last target
     direction (He_3) on the top-``m`` right singular subspace of W2 (``projection``; chance
     ``chance`` = m/d), as the reused-versus-fresh chapter measures it."""
     run = run_two_steps(N=N, alpha1=alpha1, alpha2=alpha2, batch=batch,
-                        activation=activation, target=target, seed=seed)
+                        activation=activation, target=target, seed=seed, dtype=dtype)
     Vt = top_singular(run.W2, m)[2]
     return {"projection": float(subspace_projection(Vt, run.target.directions)[-1]),
             "chance": m / run.d}
@@ -210,13 +211,13 @@ def first_spike_prediction(N, alpha1: float, alpha2: float, target="he1",
 
 
 def convergence_unit(N: int, alpha1: float, alpha2: float, target: str, activation: str,
-                     seed: int) -> dict:
+                     seed: int, dtype: str = "float64") -> dict:
     """The first spike of W2 (reused batch) against :func:`first_spike_prediction`:
     ``s1`` (top singular value), ``overlap2`` (|<v1, u1/||u1||>|^2, u1 = X1^T y1 / n),
     ``cos2`` (cos^2(v1, beta*_1)), ``cos2_u1`` (cos^2(u1, beta*_1): the part of the alignment
     set by the sample alone), and the predictions ``s1_pred``, ``overlap2_pred``, ``limit``."""
     run = run_two_steps(N=N, alpha1=alpha1, alpha2=alpha2, batch="reused",
-                        activation=activation, target=target, seed=seed)
+                        activation=activation, target=target, seed=seed, dtype=dtype)
     _, s, Vt = top_singular(run.W2, 1)
     u1 = run.X1.T @ run.y1 / run.n
     beta = run.target.directions[:1]
@@ -271,19 +272,21 @@ def _preactivation_grid(z):
 
 def _outlier_grid(z):
     return [(dict(N=z["N"], alpha1=HEADLINE[0], alpha2=HEADLINE[1], target=t, batch=b,
-                  activation="tanh"), s)
+                  activation="tanh", **precision(z, z["N"])), s)
             for t in z.get("targets", ("he3", "he1")) for b in ("reused", "fresh")
             for s in seed_list(z["seeds"])]
 
 
 def _headline_grid(z):
-    return [(dict(N=N, batch=b, alpha1=a1, alpha2=a2, target="he3", activation="tanh"), s)
+    return [(dict(N=N, batch=b, alpha1=a1, alpha2=a2, target="he3", activation="tanh",
+                  **precision(z, N)), s)
             for b, a1, a2 in z.get("settings", HEADLINE_SETTINGS) for N in z["Ns"]
             for s in seed_list(z["seeds"])]
 
 
 def _convergence_grid(z):
-    return [(dict(N=N, alpha1=a1, alpha2=a2, target="he1", activation="tanh"), s)
+    return [(dict(N=N, alpha1=a1, alpha2=a2, target="he1", activation="tanh",
+                  **precision(z, N)), s)
             for a1, a2 in z.get("alphas", CONVERGENCE_ALPHAS) for N in z["Ns"]
             for s in seed_list(z["seeds"])]
 
@@ -302,15 +305,16 @@ PREACTIVATION = Experiment(
                           "paper": dict(Ns=[512, 1024, 2048, 4096], seeds=3)})
 OUTLIER_COUNTS = Experiment(
     "fs-outliers", "outliers above the bulk edge and the spike census against a null run",
-    outlier_unit, _outlier_grid, {"small": dict(N=1000, seeds=3),
+    outlier_unit, _outlier_grid, {"small": dict(N=1000, seeds=3, float32_from=0),
                                   "paper": dict(N=4096, seeds=3)}, cost=2.0)
 HEADLINE_SPREAD = Experiment(
     "fs-spread", "seed-to-seed spread of the He_3 headline statistic", headline_unit,
-    _headline_grid, {"small": dict(Ns=[500, 1000], seeds=8),
+    _headline_grid, {"small": dict(Ns=[500, 1000], seeds=8, float32_from=0),
                      "paper": dict(Ns=[1024, 2048, 4096, 8192], seeds=4)})
 CONVERGENCE = Experiment(
     "fs-convergence", "the first spike of W2 against its spiked-matrix prediction",
-    convergence_unit, _convergence_grid, {"small": dict(Ns=[250, 500, 1000, 2000], seeds=3),
+    convergence_unit, _convergence_grid, {"small": dict(Ns=[250, 500, 1000, 2000], seeds=3,
+                                                        float32_from=0),
                                           "paper": dict(Ns=[512, 1024, 2048, 4096], seeds=4)})
 BLOWUP = Experiment(
     "fs-blowup", "a polynomial activation with a reused batch", blowup_unit, _blowup_grid,

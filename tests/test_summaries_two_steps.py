@@ -144,6 +144,8 @@ def test_phase_numbers_and_table():
     out = ts.phase(runs, None)
     assert out.N == "1000" and out.seeds == "2" and out.n_points == str(len(E3_POINTS))
     assert out.agree == str(len(E3_POINTS) - 1) and out.agree_paper == "n/a"
+    # the first point's exponent is negative, measured with the opposite sign: above it
+    assert out.wrong == "1" and out.wrong_up == "1"
     assert out.paper_N == "n/a"
     assert ts.phase(runs, runs).agree_paper == out.agree
     lines = ts.phase_table(runs).splitlines()

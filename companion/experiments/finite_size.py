@@ -39,7 +39,7 @@ from ..gaussian import gaussian_expectation
 from ..network import draw_run, gradient, run_two_steps, step_size
 from ..runs import Runs, bootstrap_interval
 from ..spectra import count_outliers, mp_edges, top_singular
-from ..spikes import spike_census
+from ..spikes import TOP, spike_census
 from ..targets import make_link, make_target
 from ..theory import (
     first_direction_alignment,
@@ -159,13 +159,17 @@ def outlier_unit(N: int, alpha1: float, alpha2: float, target: str, batch: str,
                             dtype=dtype)
         runs[suffix] = run
         for name, W in (("W1", run.W1), ("W2", run.W2)):
-            _, s, Vt = top_singular(W, top)
+            # the run's W2: the census's top TOP, of which the top ``top`` are counted here
+            triplets = top_singular(W, max(top, TOP) if name == "W2" and not null else top)
+            s = triplets[1][:top]
             out[f"s_{name}{suffix}"] = s
             out[f"count_{name}{suffix}"] = count_outliers(s, edge)
             if name == "W2" and not null:
-                V4 = Vt[:4]                  # the top-4 right singular vectors of W2
+                V4 = triplets[2][:4]         # the top-4 right singular vectors of W2
+                census_triplets = triplets
     run = runs[""]
-    census = spike_census(run.W2, run.a, runs["_null"].W2)
+    census = spike_census(run.W2, run.a, runs["_null"].W2, top=len(census_triplets[1]),
+                          triplets=census_triplets)
     out.update(census=census["count"], edge_null=census["edge"], edge_self=census["edge_self"],
                s_census=census["s"], weight=census["weights"].sum(axis=1))
     X, y = (run.X1, run.y1) if batch == "reused" else (run.X2, run.y2)
@@ -301,24 +305,24 @@ def _blowup_grid(z):
 
 PREACTIVATION = Experiment(
     "fs-preactivation", "pre-activation changes of the first step vs N", preactivation_unit,
-    _preactivation_grid, {"small": dict(Ns=[125, 250, 500, 1000], seeds=3),
+    _preactivation_grid, {"small": dict(Ns=[100, 200, 400, 800], seeds=3),
                           "paper": dict(Ns=[512, 1024, 2048, 4096], seeds=3)})
 OUTLIER_COUNTS = Experiment(
     "fs-outliers", "outliers above the bulk edge and the spike census against a null run",
-    outlier_unit, _outlier_grid, {"small": dict(N=1000, seeds=3, float32_from=0),
+    outlier_unit, _outlier_grid, {"small": dict(N=800, seeds=3, float32_from=0),
                                   "paper": dict(N=4096, seeds=3)}, cost=2.0)
 HEADLINE_SPREAD = Experiment(
     "fs-spread", "seed-to-seed spread of the He_3 headline statistic", headline_unit,
-    _headline_grid, {"small": dict(Ns=[500, 1000], seeds=8, float32_from=0),
+    _headline_grid, {"small": dict(Ns=[400, 800], seeds=8, float32_from=0),
                      "paper": dict(Ns=[1024, 2048, 4096, 8192], seeds=4)})
 CONVERGENCE = Experiment(
     "fs-convergence", "the first spike of W2 against its spiked-matrix prediction",
-    convergence_unit, _convergence_grid, {"small": dict(Ns=[250, 500, 1000, 2000], seeds=3,
+    convergence_unit, _convergence_grid, {"small": dict(Ns=[200, 400, 800, 1600], seeds=3,
                                                         float32_from=0),
                                           "paper": dict(Ns=[512, 1024, 2048, 4096], seeds=4)})
 BLOWUP = Experiment(
     "fs-blowup", "a polynomial activation with a reused batch", blowup_unit, _blowup_grid,
-    {"small": dict(Ns=[500, 1000], seeds=2), "paper": dict(Ns=[1024, 2048], seeds=2)})
+    {"small": dict(Ns=[400, 800], seeds=2), "paper": dict(Ns=[1024, 2048], seeds=2)})
 
 
 # --- summaries of runs ------------------------------------------------------------------

@@ -343,7 +343,7 @@ _E6_SIZES = {"small": dict(N=1000, seeds=3, float32_from=0), "paper": dict(N=204
 _E7_SIZES = {"small": dict(Ns=[500, 1000, 2000], seeds=3, float32_from=0),
              "paper": dict(Ns=[1024, 2048, 4096, 8192], seeds=4)}   # the headline: to 8192
 _E8_SIZES = {"small": dict(N=1000, seeds=3, float32_from=0), "paper": dict(N=2048, seeds=4)}
-_E9_SIZES = {"small": dict(N=2000, seeds=3, float32_from=0), "paper": dict(N=4096, seeds=4)}
+_E9_SIZES = {"small": dict(N=1000, seeds=3, float32_from=0), "paper": dict(N=4096, seeds=4)}
 
 
 def _proj(z, N, batch, a1, a2, target="He_3", activation="tanh"):

@@ -198,13 +198,18 @@ def phase(runs: Runs, stored: Runs | None = None) -> Numbers:
     """The numbers of the phase diagram (``fig-ts-phase``, ``ts-obs-phase``): ``N`` and
     ``seeds``, the largest size and the seeds of the chapter's runs; ``n_points``: the E3
     points; ``agree`` and ``agree_paper``: at how many of them the local exponent of T_2
-    has the predicted sign, with the chapter's runs and the stored ones; ``paper_N``: the
-    largest stored size."""
+    has the predicted sign, with the chapter's runs and the stored ones; ``wrong`` and
+    ``wrong_up``: at how many the chapter's runs have the wrong sign, and at how many of
+    those the measured exponent is above the predicted one (the upward bias of small N,
+    ``ts-obs-exponents``); ``paper_N``: the largest stored size."""
     Nmax = max(runs.unique("N"))
     seeds = len(runs.where(alpha1=E3_POINTS[0][0], alpha2=E3_POINTS[0][1], N=Nmax))
     has = stored is not None and len(stored)
+    predicted = [spike_exponent(a1, a2, 2) for a1, a2 in E3_POINTS]
+    wrong = [(s, e) for s, e in zip(_last_slopes(runs), predicted) if np.sign(s) != np.sign(e)]
     return Numbers(N=Nmax, seeds=seeds, n_points=len(E3_POINTS), agree=_sign_agreement(runs),
-                   agree_paper=_sign_agreement(stored),
+                   agree_paper=_sign_agreement(stored), wrong=len(wrong),
+                   wrong_up=sum(s > e for s, e in wrong),
                    paper_N=max(stored.unique("N")) if has else "n/a")
 
 

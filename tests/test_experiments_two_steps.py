@@ -158,7 +158,7 @@ def test_crossing_size():
 
 
 def test_a_float32_sweep_keeps_every_size_and_a_precision_check_is_its_twin():
-    from companion.experiments import precision
+    from companion.experiments import precision, precision_agreement, sweep_runs
     from companion.runs import Run, Runs
 
     assert precision({"float32_from": 0}, 128) == {"dtype": "float32"}
@@ -167,15 +167,15 @@ def test_a_float32_sweep_keeps_every_size_and_a_precision_check_is_its_twin():
     # the chapters' own runs: every size in float32, no float64 twin, all part of the sweep
     own = Runs(Run(dict(p, N=N, dtype="float32"), s, {"x": 1.0}) for N in (128, 256)
                for s in (0, 1))
-    assert len(ex.sweep_runs(own)) == 4
-    assert ex.precision_agreement(own, ["x"]) == {"x": None}
+    assert len(sweep_runs(own)) == 4
+    assert precision_agreement(own, ["x"]) == {"x": None}
     # the paper scale: float64 below, float32 at the largest, and a float32 repeat at 128
     paper = Runs([Run(dict(p, N=128), 0, {"x": 1.0}), Run(dict(p, N=256, dtype="float32"), 0,
                                                           {"x": 2.0}),
                   Run(dict(p, N=128, dtype="float32"), 0, {"x": 1.0 + 1e-7})])
-    kept = ex.sweep_runs(paper)
+    kept = sweep_runs(paper)
     assert len(kept) == 2 and sorted(kept.unique("N")) == [128, 256]
-    assert ex.precision_agreement(paper, ["x"])["x"] == pytest.approx(1e-7, rel=1e-6)
+    assert precision_agreement(paper, ["x"])["x"] == pytest.approx(1e-7, rel=1e-6)
 
 
 def test_the_chapters_runs_are_float32_and_the_fresh_batch_alone_can_be_run():

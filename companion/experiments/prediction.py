@@ -17,7 +17,7 @@ import numpy as np
 
 from ..finite_n import predicted_terms
 from ..validation import positive_real
-from .two_steps import sweep_runs
+from . import sweep_runs
 
 #: a term is "above its floor" when its measured strength exceeds the predicted floor by
 #: this factor (then at least 1 - 1/1.5^2 = 56% of its square is signal)

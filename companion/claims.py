@@ -102,6 +102,12 @@ CLAIMS: list[Claim] = [
           "companion measures", "fig-ts-content",
           "tests/test_experiments_learned_directions.py::"
           "test_stored_e12_the_k2_spike_carries_he3_beyond_every_null_spike", ("E12",)),
+    Claim("The census counts a rank-one term on the powers of a once its strength passes "
+          "about the BBP value that clears the null run's edge by the census's 2% margin "
+          "(terms of known strength planted into null runs)", "companion measures",
+          "fig-fs-calibration",
+          "tests/test_calibration.py::test_stored_e13_half_detection_near_the_bbp_value",
+          ("E13",)),
     Claim("The headline needs seeds: the spread of the He_3 projection at finite N",
           "companion measures", "fig-fs-spread",
           "tests/test_experiments_finite_size.py::test_headline_spread_and_ordering", ("E7",)),

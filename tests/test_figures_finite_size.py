@@ -87,3 +87,19 @@ def test_sci():
     assert tables.sci(9.97e6) == "1 × 10⁷"
     assert tables.sci(1234) == "1234"
     assert tables.sci(float("inf")) == "inf"
+
+
+def test_census_calibration_figure_from_tiny_planted_runs():
+    """Two panels (detection against strength; the half point against N) with the BBP
+    values drawn; without stored runs the figure says so."""
+    from companion.experiments import calibration as cal
+
+    runs = cal.CALIBRATION.run("small", Ns=[64, 96], seeds=2)
+    fig = figures.census_calibration(runs)
+    left = fig.axes[0]
+    assert any(abs(line.get_xdata()[0] - 1.0) < 0.1 for line in left.lines
+               if line.get_linestyle() == ":")            # BBP edge / 2 near 1
+    _check(fig, 2)
+    empty = figures.census_calibration(None)
+    assert "stored" in empty.axes[0].texts[0].get_text()
+    plt.close(empty)

@@ -176,3 +176,29 @@ def test_blowup_reads_the_largest_N():
     assert out.poly_theory_s1 == "200" and out.tanh_theory_s1 == "200"
     assert out.poly_reused_delta == "5.5" and out.poly_piece_ratio == "0.5, 0.5"
     assert out.poly_blow_factor == "850"    # 1.7e5 / 200
+
+
+def test_calibration_numbers_from_synthetic_runs():
+    """Two sizes of planted runs whose seeds are first counted at known strengths: the half
+    points with their bootstrap intervals, the BBP values, where they disagree; "n/a"
+    without stored runs."""
+    S = np.array([1.0, 1.1, 1.2, 1.3, 1.4])
+    first = {512: [1.1, 1.2, 1.2, 1.3], 1024: [1.4] * 4}
+    runs = Runs(Run(dict(N=n, strengths=list(S)), s,
+                    {"strengths": S, "detected": S >= t - 1e-9,
+                     "value": np.where(S >= t - 1e-9, S + 1 / S, np.nan),
+                     "edge": 2.04, "edge_own": 2.0})
+                for n, ts in first.items() for s, t in enumerate(ts))
+    out = fs.calibration(runs)
+    assert out.Ns == "512 and 1024" and out.seeds == "4"
+    assert out.strengths == "1.00 to 1.40 in steps of 0.10"
+    assert out.thresholds.startswith("1.15 [") and "1.35 [1.35, 1.35] at N = 1024" in out.thresholds
+    assert out.thr_range == "1.15 to 1.35"
+    assert out.bbp_range == "1 to 1"
+    assert out.margin_range == "1.33 to 1.33"          # theta + 1/theta = 1.02 x 2.04
+    assert out.edge_offset == "+2.0% to +2.0%"
+    assert out.n_disagree == "2"                       # 1.15's interval ends below 1.33
+    assert out.disagree.endswith("; at N = 1024 (1.35 [1.35, 1.35] against 1.33)")
+    assert out.first_span_small == "1.1 to 1.3" and out.first_span_large == "1.4 to 1.4"
+    assert out.pos_err == "n/a"                        # no planted strength >= 1.5
+    assert fs.calibration(None).thresholds == "n/a"

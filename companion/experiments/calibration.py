@@ -17,6 +17,11 @@ null run with another seed;
 and :func:`detection_threshold` the strength where that fraction crosses one half, beside
 the BBP value (:func:`bbp_detection_strength`: edge / 2 without the margin, 1.22 edge / 2
 with the census's 2% margin, since theta + 1/theta is flat at theta = 1).
+
+E13 (:data:`CALIBRATION`, book: reg-experiments, dv-census, dv-threshold) runs these units
+at E11's point (0.38, 0.45), tanh(z + 1/2), He_1, the k = 2 term; :func:`calibration_table`
+gives, per N, the strength of half detection with a bootstrap interval over the seeds beside
+both BBP values.
 """
 
 from __future__ import annotations
@@ -25,15 +30,22 @@ import numpy as np
 
 from ..alignment import a_power_basis
 from ..network import run_two_steps
-from ..runs import Runs
+from ..runs import Runs, bootstrap_interval
 from ..spectra import top_singular
 from ..spikes import K_POWERS, MARGIN, count_spikes, off_powers_edge, power_weights
-from ..validation import positive_int, positive_real
+from ..validation import positive_int, positive_real, seed_list
+from . import Experiment
 
 #: the edge's null run has seed + EDGE_SEED (an independent draw of everything)
 EDGE_SEED = 100_000
 #: strengths planted by default
 STRENGTHS = (0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 3.0)
+#: E13's point: E11's (0.38, 0.45) with tanh(z + 1/2) and a He_1 target, the k = 2 term
+E13_POINT = dict(alpha1=0.38, alpha2=0.45, activation="shifted_tanh", target="he1", k=2)
+_E13_SIZES = {"small": dict(Ns=[128, 256], seeds=3,
+                            strengths=[round(0.8 + 0.2 * i, 2) for i in range(7)]),
+              "paper": dict(Ns=[512, 1024, 2048, 4096], seeds=8,
+                            strengths=[round(1.0 + 0.05 * i, 2) for i in range(17)])}
 
 
 def calibration_run(N: int, alpha1: float = 0.38, alpha2: float = 0.45,
@@ -97,13 +109,21 @@ def detection_rates(runs: Runs) -> dict:
     return out
 
 
-def bbp_detection_strength(edge: float = 2.0, margin: float = MARGIN) -> float:
+def bbp_detection_strength(edge: float = 2.0, margin: float = MARGIN,
+                           own: float | None = None) -> float:
     """The strength the census needs in the BBP limit: against a Marchenko-Pastur bulk of
     edge 2c (N = d; c = edge / 2) a rank-one term theta sits at theta + c^2 / theta, and the
     census counts it above (1 + margin) edge, so theta / c = x + sqrt(x^2 - 1), x = 1 +
-    margin: 1.22 c for the 2% margin (the BBP threshold itself is c)."""
+    margin: 1.22 c for the 2% margin (the BBP threshold itself is c).
+
+    ``own``: the edge of the matrix the term is planted in, when the census counts against
+    another one (``edge``, the other null run's): then c = own / 2 and theta solves
+    theta + c^2 / theta = (1 + margin) edge (c itself when that lies below the own edge)."""
     x = 1.0 + positive_real(margin, "margin", allow_zero=True)
-    return float(positive_real(edge, "edge") / 2 * (x + np.sqrt(x * x - 1)))
+    edge = positive_real(edge, "edge")
+    c = edge / 2 if own is None else positive_real(own, "own") / 2
+    t = x * edge / (2 * c)
+    return float(c * (t + np.sqrt(t * t - 1)) if t > 1 else c)
 
 
 def detection_threshold(strengths, rates) -> float:
@@ -119,3 +139,55 @@ def detection_threshold(strengths, rates) -> float:
         return float(strengths[0])
     t0, t1, r0, r1 = strengths[i - 1], strengths[i], rates[i - 1], rates[i]
     return float(t0 + (0.5 - r0) * (t1 - t0) / (r1 - r0))
+
+
+def first_detection(strengths, detected) -> float:
+    """The smallest planted strength from which a seed counts every larger one (NaN if it
+    misses the largest)."""
+    strengths, detected = np.asarray(strengths, float), np.asarray(detected, bool)
+    if not detected[-1]:
+        return float("nan")
+    missed = np.flatnonzero(~detected)
+    return float(strengths[missed[-1] + 1] if len(missed) else strengths[0])
+
+
+def calibration_table(runs: Runs, level: float = 0.95) -> list[dict]:
+    """Per N (ascending), what the census needs (book: dv-census, dv-threshold): ``seeds``,
+    ``strengths`` and ``rate`` (the fraction of seeds that count the planted term);
+    ``threshold``, the strength of half detection (:func:`detection_threshold`) with its
+    percentile bootstrap interval over the seeds ``low``, ``high`` (2000 draws of the seeds
+    with replacement, the rate and its half point recomputed each time); ``first``: each
+    seed's :func:`first_detection`; ``edge``, ``edge_own``: the census's edge (the other
+    null run's) and the planted matrix's own, per seed; ``bbp``: the BBP threshold
+    edge_own / 2 (mean over seeds); ``bbp_margin``: :func:`bbp_detection_strength` with
+    the census's margin, per seed from both edges, averaged; ``agrees``: whether
+    ``bbp_margin`` lies in [low, high]."""
+    out = []
+    for (N,), group in sorted(runs.groups("N").items()):
+        strengths = np.asarray(group[0]["strengths"], float)
+        detected = group.values("detected").astype(float)
+
+        def half(d, axis=0, strengths=strengths):
+            return detection_threshold(strengths, np.mean(d, axis=axis))
+
+        low, high = bootstrap_interval(detected, level, statistic=half)
+        edge, own = group.values("edge"), group.values("edge_own")
+        margin = float(np.mean([bbp_detection_strength(e, own=o) for e, o in zip(edge, own)]))
+        out.append({"N": int(N), "seeds": len(group), "strengths": strengths,
+                    "rate": detected.mean(axis=0), "threshold": half(detected),
+                    "low": float(low), "high": float(high),
+                    "first": np.array([first_detection(strengths, d) for d in detected]),
+                    "edge": edge, "edge_own": own, "bbp": float(np.mean(own) / 2),
+                    "bbp_margin": margin, "agrees": bool(low <= margin <= high)})
+    return out
+
+
+def _e13_grid(z):
+    strengths = [float(t) for t in z["strengths"]]
+    return [(dict(N=N, **E13_POINT, strengths=strengths), s)
+            for N in sorted(z["Ns"]) for s in seed_list(z["seeds"])]
+
+
+CALIBRATION = Experiment("E13", "the census calibrated: rank-one terms of known strength "
+                         "planted along q_3 into null runs", calibration_run, _e13_grid,
+                         _E13_SIZES, cost=2.2)

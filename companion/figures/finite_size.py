@@ -4,7 +4,9 @@ One function per figure, each taking the chapter's :class:`~companion.runs.Runs`
 experiment specs of :mod:`companion.experiments.finite_size`) and returning a matplotlib
 Figure; the spread figure also overlays the stored paper-scale runs of the headline
 experiment. These experiments are not in ``reproduce``'s catalog: only the chapter calls
-them. The chapter's printed tables are formatted by :mod:`.finite_size_tables`.
+them; the exception is :func:`census_calibration`, the figure of E13 (the census calibrated,
+book: reg-experiments), which the chapter draws from the stored runs. The chapter's printed
+tables are formatted by :mod:`.finite_size_tables`.
 """
 
 from __future__ import annotations
@@ -312,4 +314,59 @@ def blowup(runs: Runs):
     ax.set_title(r"$\mathrm{He}_3$ target, $(\alpha_1, \alpha_2) = (0.35, 0.45)$")
     handles, labels = ax.get_legend_handles_labels()
     fig.legend(handles, labels, loc="outside lower center", ncol=2, fontsize=9)
+    return fig
+
+
+def census_calibration(runs: Runs | None):
+    """The census calibrated (E13, :mod:`companion.experiments.calibration`; book:
+    dv-census, dv-threshold). Left: the fraction of seeds whose census counts a rank-one
+    term of strength theta planted along q_3 into a null run, against theta, one series per
+    N; dotted: the BBP threshold edge / 2 of the planted matrix's own bulk, dashed: the BBP
+    strength that clears the census's edge by its 2% margin (both averaged over N and
+    seeds). Right: the strength of half detection against N, bars its 95% bootstrap interval
+    over the seeds, grey dots each seed's first detected strength; lines: the two BBP values
+    at each N. Without stored runs (``None``) the figure says so."""
+    from ..experiments.calibration import calibration_table
+    from .spike_emergence import _stored_runs_absent
+
+    if runs is None or not len(runs):
+        return _stored_runs_absent()
+    table = calibration_table(runs)
+    fig, (left, right) = _new_figure(1, 2)
+    colors = [cplt.TERM_STYLE[0]["color"], cplt.PALETTE["reused"], "#1B998B", "#B8860B",
+              "#A23B72"]
+    markers = ["o", "s", "D", "^", "v"]
+    for i, row in enumerate(table):
+        st = dict(color=colors[i % 5], marker=markers[i % 5])
+        left.plot(row["strengths"], row["rate"], linewidth=0.8, markersize=4,
+                  label=f"N = {row['N']} ({row['seeds']} seeds)", **st)
+    bbp = np.mean([r["bbp"] for r in table])
+    margin = np.mean([r["bbp_margin"] for r in table])
+    left.axvline(bbp, color=cplt.PALETTE["theory"], linestyle=":", linewidth=1.2,
+                 label="BBP threshold (edge / 2)")
+    left.axvline(margin, color=cplt.PALETTE["theory"], linestyle="--", linewidth=1.2,
+                 label="BBP strength above edge + 2%")
+    left.axhline(0.5, color=cplt.PALETTE["null"], linestyle=":", linewidth=1)
+    left.set_xlabel(r"planted strength $\theta$")
+    left.set_ylabel("fraction of seeds counted")
+    left.set_title("detection against strength")
+    Ns = np.array([r["N"] for r in table])
+    for i, row in enumerate(table):
+        err = [[row["threshold"] - row["low"]], [row["high"] - row["threshold"]]]
+        cplt.sim_points(right, [row["N"]], [row["threshold"]], err, color=colors[i % 5],
+                        marker=markers[i % 5])
+        right.plot(np.full(len(row["first"]), row["N"]) * 1.06, row["first"], ".",
+                   color=cplt.PALETTE["null"], markersize=3,
+                   label="one seed's first detection" if i == 0 else None)
+    cplt.theory_line(right, Ns, [r["bbp_margin"] for r in table], linestyle="--")
+    cplt.theory_line(right, Ns, [r["bbp"] for r in table], linestyle=":")
+    log_axis(right, Ns, kilo=True, pad=1.3, label="N")
+    right.set_ylabel(r"half-detection strength $\theta_{1/2}$")
+    right.set_title("the census's threshold")
+    handles, labels = [], []
+    for ax in (left, right):
+        h, lab = ax.get_legend_handles_labels()
+        handles += h
+        labels += lab
+    fig.legend(handles, labels, loc="outside lower center", ncol=3, fontsize=7)
     return fig

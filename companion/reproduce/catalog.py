@@ -1,4 +1,4 @@
-"""The table of experiments (E1 to E11, book: reg-experiments): for each id, the experiment (its
+"""The table of experiments (E1 to E13, book: reg-experiments): for each id, the experiment (its
 unit function and units, defined in the chapter's module under :mod:`companion.experiments`),
 the figure function that draws it (:mod:`companion.figures`) and the shape of its tidy CSV.
 One explicit table: nothing is registered as a side effect of an import.
@@ -14,10 +14,12 @@ from pathlib import Path
 from typing import Callable
 
 from ..experiments import Experiment
+from ..experiments import calibration as x5
 from ..experiments import learned_directions as x4
 from ..experiments import one_step as x1
 from ..experiments import reuse_vs_fresh as x3
 from ..experiments import two_steps as x2
+from ..figures import finite_size as f5
 from ..figures import learned_directions as f4
 from ..figures import one_step as f1
 from ..figures import reuse_vs_fresh as f3
@@ -47,6 +49,7 @@ CATALOG: dict[str, Entry] = {
     "E10": Entry(x2.SPECTRUM, f2.spectrum_beside_null, tidy.spectrum_rows),
     "E11": Entry(x2.SPIKES_ONE_BY_ONE, f2.spike_emergence_counts),
     "E12": Entry(x4.LEARNED_DIRECTIONS, f4.spike_content, x4.spike_rows),
+    "E13": Entry(x5.CALIBRATION, f5.census_calibration, tidy.rows_along("strengths")),
 }
 EXPERIMENT_IDS = list(CATALOG)
 
@@ -67,7 +70,7 @@ NUMERICS_MODULES = ("activations", "alignment", "expansion", "gaussian", "lanczo
                     "spectra", "spikes", "targets", "theory", "validation",
                     "experiments/one_step", "experiments/two_steps",
                     "experiments/reuse_vs_fresh", "experiments/learned_directions",
-                    "finite_n")
+                    "experiments/calibration", "finite_n")
 
 
 def code_behaviour(source: str) -> str:

@@ -2,7 +2,8 @@
 per section: the limits it compares with (``fs-conj-count``), the small parameters
 (``sec-fs-scales``), the outliers and the spike census at one size (``sec-fs-outliers``), the
 spread over seeds (``sec-fs-spread``), the convergence of the first spike
-(``sec-fs-convergence``) and the blow-up of a polynomial activation (``sec-fs-blowup``)."""
+(``sec-fs-convergence``), the blow-up of a polynomial activation (``sec-fs-blowup``) and
+the census calibrated by planted terms (``fs-obs-calibration``)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import time
 import numpy as np
 
 from ..book import Numbers, fmt, fmt_fixed, fmt_interval, fmt_signed
+from ..experiments import calibration as cal
 from ..experiments import finite_size as ex
 from ..figures.finite_size import POLYNOMIAL
 from ..figures.finite_size_tables import sci
@@ -295,3 +297,66 @@ def blowup(runs: Runs) -> Numbers:
                              / at(POLYNOMIAL, "reused", "s1"), 2),
         poly_blow_factor=fmt((at(POLYNOMIAL, "reused", "s1")
                               / at(POLYNOMIAL, "reused", "theory_s1")).min()))
+
+
+_CALIBRATION_KEYS = ("Ns", "seeds", "strengths", "thresholds", "thr_range", "bbp_range",
+                     "margin_range", "ratio_range", "edge_offset", "disagree", "n_disagree",
+                     "first_span_small", "first_span_large", "N_small", "N_large", "pos_err")
+
+
+def calibration(stored: Runs | None) -> Numbers:
+    """The census calibrated (``fs-obs-calibration``; book: dv-census, dv-threshold) from the
+    stored runs of the calibration experiment (``store.load("E13")``; every number "n/a"
+    without them), per N (:func:`companion.experiments.calibration.calibration_table`):
+
+    * ``Ns``, ``seeds``, ``strengths`` (the planted range and step);
+    * ``thresholds``: "theta_1/2 [low, high] at N = ..." for every N, the strength of half
+      detection with its 95% percentile bootstrap interval over the seeds;
+      ``thr_range``: the span of theta_1/2 over N;
+    * ``bbp_range``: the BBP threshold edge / 2 of the planted matrix's bulk over N;
+      ``margin_range``: the BBP strength that clears the census's edge by its margin;
+      ``ratio_range``: theta_1/2 over the latter;
+    * ``edge_offset``: the census's edge (the other null run's) over the planted matrix's own,
+      minus one, in percent (range over seeds and N);
+    * ``disagree``: the sizes whose interval excludes the margin-adjusted value, with both
+      numbers ("at no size" if none), ``n_disagree`` their number;
+    * ``first_span_small``, ``first_span_large``: the range of the seeds' first detected
+      strengths at the smallest and the largest N (``N_small``, ``N_large``);
+    * ``pos_err``: the median relative distance of a counted planted term's singular value
+      from its BBP position theta + c^2 / theta (c = own edge / 2), from theta = 1.5 on."""
+    if stored is None or not len(stored):
+        return Numbers(**{k: "n/a" for k in _CALIBRATION_KEYS})
+    table = cal.calibration_table(stored)
+    step = np.diff(table[0]["strengths"])
+    margin = np.array([r["bbp_margin"] for r in table])
+    thr = np.array([r["threshold"] for r in table])
+    offset = np.concatenate([100 * (r["edge"] / r["edge_own"] - 1) for r in table])
+    bad = [r for r in table if not r["agrees"]]
+    errors = []
+    for run in stored:
+        theta, value = np.asarray(run["strengths"], float), np.asarray(run["value"], float)
+        c = run["edge_own"] / 2
+        keep = (theta >= 1.5) & np.isfinite(value)
+        errors += list(np.abs(value[keep] / (theta[keep] + c * c / theta[keep]) - 1))
+    return Numbers(
+        Ns=", ".join(str(r["N"]) for r in table[:-1]) + f" and {table[-1]['N']}",
+        seeds=table[0]["seeds"],
+        strengths=(f"{fmt_fixed(table[0]['strengths'][0])} to "
+                   f"{fmt_fixed(table[0]['strengths'][-1])} in steps of "
+                   f"{fmt_fixed(step.min())}" if len(step) else "n/a"),
+        thresholds="; ".join(f"{fmt_fixed(r['threshold'])} "
+                             f"{fmt_interval(r['low'], r['high'])} at N = {r['N']}"
+                             for r in table),
+        thr_range=f"{fmt_fixed(thr.min())} to {fmt_fixed(thr.max())}",
+        bbp_range=_span([r["bbp"] for r in table], 3),
+        margin_range=f"{fmt_fixed(margin.min())} to {fmt_fixed(margin.max())}",
+        ratio_range=_span(thr / margin, 3),
+        edge_offset=f"{fmt_signed(offset.min(), 1)}% to {fmt_signed(offset.max(), 1)}%",
+        disagree=("at no size" if not bad else
+                  "; ".join(f"at N = {r['N']} ({fmt_fixed(r['threshold'])} "
+                            f"{fmt_interval(r['low'], r['high'])} against "
+                            f"{fmt_fixed(r['bbp_margin'])})" for r in bad)),
+        n_disagree=str(len(bad)),
+        first_span_small=_span(table[0]["first"]), first_span_large=_span(table[-1]["first"]),
+        N_small=table[0]["N"], N_large=table[-1]["N"],
+        pos_err=f"{fmt(100 * np.median(errors), 2)}%" if errors else "n/a")

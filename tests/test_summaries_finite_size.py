@@ -194,11 +194,13 @@ def test_calibration_numbers_from_synthetic_runs():
     assert out.strengths == "1.00 to 1.40 in steps of 0.10"
     assert out.thresholds.startswith("1.15 [") and "1.35 [1.35, 1.35] at N = 1024" in out.thresholds
     assert out.thr_range == "1.15 to 1.35"
-    assert out.bbp_range == "1 to 1"
-    assert out.margin_range == "1.33 to 1.33"          # theta + 1/theta = 1.02 x 2.04
-    assert out.edge_offset == "+2.0% to +2.0%"
+    assert out.bbp_range == "1.00"
+    assert out.margin_range == "1.33"          # theta + 1/theta = 1.02 x 2.04
+    assert out.edge_offset == "+2.0%"
     assert out.n_disagree == "2"                       # 1.15's interval ends below 1.33
     assert out.disagree.endswith("; at N = 1024 (1.35 [1.35, 1.35] against 1.33)")
-    assert out.first_span_small == "1.1 to 1.3" and out.first_span_large == "1.4 to 1.4"
+    assert out.first_span_small == "1.10 to 1.30" and out.first_span_large == "1.40"
     assert out.pos_err == "n/a"                        # no planted strength >= 1.5
-    assert fs.calibration(None).thresholds == "n/a"
+    assert out.margin_factor == "1.22"
+    absent = fs.calibration(None)
+    assert absent.thresholds == "n/a" and absent.margin_factor == "1.22"

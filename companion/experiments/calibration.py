@@ -183,7 +183,7 @@ def calibration_table(runs: Runs, level: float = 0.95) -> list[dict]:
 
 
 def _e13_grid(z):
-    strengths = [float(t) for t in z["strengths"]]
+    strengths = [float(t) for t in z.get("strengths", STRENGTHS)]
     return [(dict(N=N, **E13_POINT, strengths=strengths), s)
             for N in sorted(z["Ns"]) for s in seed_list(z["seeds"])]
 

@@ -299,6 +299,13 @@ def blowup(runs: Runs) -> Numbers:
                               / at(POLYNOMIAL, "reused", "theory_s1")).min()))
 
 
+def _fixed_span(values, decimals: int = 2, signed: bool = False, unit: str = "") -> str:
+    """``"low to high"`` of ``values`` with :func:`fmt_fixed` (one value if they print
+    alike)."""
+    low, high = (fmt_fixed(v, decimals, signed) + unit for v in (min(values), max(values)))
+    return low if low == high else f"{low} to {high}"
+
+
 _CALIBRATION_KEYS = ("Ns", "seeds", "strengths", "thresholds", "thr_range", "bbp_range",
                      "margin_range", "ratio_range", "edge_offset", "disagree", "n_disagree",
                      "first_span_small", "first_span_large", "N_small", "N_large", "pos_err")
@@ -323,9 +330,12 @@ def calibration(stored: Runs | None) -> Numbers:
     * ``first_span_small``, ``first_span_large``: the range of the seeds' first detected
       strengths at the smallest and the largest N (``N_small``, ``N_large``);
     * ``pos_err``: the median relative distance of a counted planted term's singular value
-      from its BBP position theta + c^2 / theta (c = own edge / 2), from theta = 1.5 on."""
+      from its BBP position theta + c^2 / theta (c = own edge / 2), from theta = 1.5 on;
+    * ``margin_factor``: the BBP strength with the margin over the BBP threshold when both
+      edges agree (1.22; given without stored runs too)."""
+    factor = fmt(cal.bbp_detection_strength(2.0), 3)
     if stored is None or not len(stored):
-        return Numbers(**{k: "n/a" for k in _CALIBRATION_KEYS})
+        return Numbers(**{k: "n/a" for k in _CALIBRATION_KEYS}, margin_factor=factor)
     table = cal.calibration_table(stored)
     step = np.diff(table[0]["strengths"])
     margin = np.array([r["bbp_margin"] for r in table])
@@ -347,16 +357,16 @@ def calibration(stored: Runs | None) -> Numbers:
         thresholds="; ".join(f"{fmt_fixed(r['threshold'])} "
                              f"{fmt_interval(r['low'], r['high'])} at N = {r['N']}"
                              for r in table),
-        thr_range=f"{fmt_fixed(thr.min())} to {fmt_fixed(thr.max())}",
-        bbp_range=_span([r["bbp"] for r in table], 3),
-        margin_range=f"{fmt_fixed(margin.min())} to {fmt_fixed(margin.max())}",
-        ratio_range=_span(thr / margin, 3),
-        edge_offset=f"{fmt_signed(offset.min(), 1)}% to {fmt_signed(offset.max(), 1)}%",
+        thr_range=_fixed_span(thr), bbp_range=_fixed_span([r["bbp"] for r in table]),
+        margin_range=_fixed_span(margin), ratio_range=_fixed_span(thr / margin),
+        edge_offset=_fixed_span(offset, 1, signed=True, unit="%"),
         disagree=("at no size" if not bad else
                   "; ".join(f"at N = {r['N']} ({fmt_fixed(r['threshold'])} "
                             f"{fmt_interval(r['low'], r['high'])} against "
                             f"{fmt_fixed(r['bbp_margin'])})" for r in bad)),
         n_disagree=str(len(bad)),
-        first_span_small=_span(table[0]["first"]), first_span_large=_span(table[-1]["first"]),
+        first_span_small=_fixed_span(table[0]["first"]),
+        first_span_large=_fixed_span(table[-1]["first"]),
         N_small=table[0]["N"], N_large=table[-1]["N"],
-        pos_err=f"{fmt(100 * np.median(errors), 2)}%" if errors else "n/a")
+        pos_err=f"{fmt(100 * np.median(errors), 2)}%" if errors else "n/a",
+        margin_factor=factor)

@@ -264,6 +264,7 @@ def test_spike_content_reads_each_spike_against_the_null_run():
     assert out.null_k2_he3 == "0.001" and out.k2_null_ratio == "32"
     assert out.k1_he3 == "0.004" and out.chance == "0.00098"
     assert out.fresh_orders == "0, 1" and out.control_orders == "0, 1"
+    assert out.control_k2_he3 == "none" and out.control_k2_counted == "0"
     assert out.k2_counted == "1" and out.k2_counted_small == "1"
     assert out.k2_st == "1.3" and out.k2_pred == "1.3" and out.null_k2_st == "1.1"
     assert out.edge_low == "2.4" and out.edge_high == "2.6" and out.N_next == "2048"

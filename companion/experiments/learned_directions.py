@@ -193,7 +193,7 @@ def full_size(runs: Runs) -> int:
     return max(full) if full else max(runs.unique("N"))
 
 
-def _has_order(r, k: int, suffix: str = "", counted: bool = True) -> bool:
+def has_order(r, k: int, suffix: str = "", counted: bool = True) -> bool:
     """Whether a unit's run (``suffix`` "") or null run ("_null") has a spike of order
     ``k`` that the census counts (``counted``) or, else, any on the powers of a."""
     on = (np.asarray(r["counted" + suffix]) if counted
@@ -228,7 +228,7 @@ def count_by_N(runs: Runs, point=E12_POINTS[0], k: int = 2, level: float = 0.95)
     sel = runs.where(alpha1=point[0], alpha2=point[1])
     for (N, batch), group in sorted(sel.groups("N", "batch").items()):
         for suffix, name in (("", "run"), ("_null", "null")):
-            hits = np.array([_has_order(r, k, suffix) for r in group], float)
+            hits = np.array([has_order(r, k, suffix) for r in group], float)
             low, high = bootstrap_interval(hits, level)
             out.append({"N": N, "batch": batch, "run": name, "seeds": len(group),
                         "fraction": float(hits.mean()), "low": float(low), "high": float(high),

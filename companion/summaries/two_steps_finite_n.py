@@ -38,7 +38,8 @@ _CONTENT_KEYS = ("N", "seeds", "k0_he1", "k0_he1_ci", "k0_he3", "k1_he1", "k1_he
                  "null_counted_big", "k2_frac", "k2_frac_ci", "null_frac", "null_frac_ci",
                  "k2_frac_big", "k2_frac_big_ci", "count_from", "k2_st_big",
                  "k2_pred_big", "null_k2_st_big", "edge_low_big", "edge_high_big",
-                 "k2_cos2_pred", "k2_he3_small")
+                 "k2_cos2_pred", "k2_he3_small",
+                 "control_k2_he3", "control_k2_he3_ci", "control_k2_counted")
 
 
 def spike_content(runs: Runs | None, point=(0.30, 0.45), control=(0.25, 0.38)) -> Numbers:
@@ -61,7 +62,9 @@ def spike_content(runs: Runs | None, point=(0.30, 0.45), control=(0.25, 0.38)) -
     * ``fresh_he1``, ``fresh_he3``: the fresh batch's first spike; ``fresh_orders``: the
       orders k of its spikes on the powers of a; ``control_orders``: the same for the reused
       batch at ``control`` (Lambda = 1), with ``control_k2_st``, ``control_k2_pred``: its
-      k = 2 separate strength, measured and predicted (:func:`companion.finite_n.predicted_terms`);
+      k = 2 separate strength, measured and predicted (:func:`companion.finite_n.predicted_terms`),
+      ``control_k2_he3`` with ``control_k2_he3_ci``: its k = 2 spike's cos^2 with beta*_2
+      (counted or not), ``control_k2_counted``: the seeds whose census counts it;
     * the count (:func:`companion.experiments.learned_directions.count_by_N`):
       ``k2_counted`` (``k2_counted_small``, ``k2_counted_big``), the number of seeds at
       ``N`` (``N_small``; ``N_big``, the largest size, ``seeds_big`` seeds, float32) whose
@@ -89,6 +92,7 @@ def spike_content(runs: Runs | None, point=(0.30, 0.45), control=(0.25, 0.38)) -
         count_by_N,
         direction_carriers,
         full_size,
+        has_order,
         max_cos2,
     )
     from ..finite_n import predicted_terms
@@ -143,6 +147,7 @@ def spike_content(runs: Runs | None, point=(0.30, 0.45), control=(0.25, 0.38)) -
             count_from = n
             break
     ctrl = runs.where(N=N, alpha1=control[0], alpha2=control[1], batch="reused")
+    ctrl_k2 = row(control, "reused", "run", 2)
     k2_he3 = float(k2["cos2_mean"][1]) if k2 is not None else float("nan")
     N_next = N_big if N_big > N else 2 * N
     pred_next = predicted_terms(N_next, point[0], point[1], E12_ACTIVATION, E12_TARGET, K=3)
@@ -163,6 +168,8 @@ def spike_content(runs: Runs | None, point=(0.30, 0.45), control=(0.25, 0.38)) -
         fresh_orders=orders(point, "fresh"), control_orders=orders(control, "reused"),
         control_k2_st=fmt(np.mean([r["separate"][2] for r in ctrl]), 2),
         control_k2_pred=fmt(np.mean([r["predicted"][2] for r in ctrl]), 2),
+        control_k2_he3=mean(ctrl_k2, 1), control_k2_he3_ci=ci(ctrl_k2, 1),
+        control_k2_counted=sum(has_order(r, 2) for r in ctrl),
         k2_counted=counted(N), k2_counted_small=counted(Ns[-2]) if len(Ns) > 1 else "n/a",
         N_small=Ns[-2] if len(Ns) > 1 else "n/a",
         k2_counted_big=counted(N_big), null_counted_big=counted(N_big, "null"),

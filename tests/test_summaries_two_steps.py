@@ -268,6 +268,7 @@ def test_spike_content_reads_each_spike_against_the_null_run():
     assert out.k2_counted == "1" and out.k2_counted_small == "1"
     assert out.k2_st == "1.3" and out.k2_pred == "1.3" and out.null_k2_st == "1.1"
     assert out.edge_low == "2.4" and out.edge_high == "2.6" and out.N_next == "2048"
+    assert out.thr_clean == "1.22" and out.thr_low == "1.47" and out.thr_high == "1.59"
     # the count by size: seed 0 only, so 1 of 3 at 512 and 1024 and 1 of 2 at 2048
     assert out.N_big == "2048" and out.seeds_big == "2" and out.k2_counted_big == "1"
     assert out.k2_frac == "0.33" and out.k2_frac_big == "0.5" and out.count_from == "2048"

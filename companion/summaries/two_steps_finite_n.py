@@ -26,6 +26,11 @@ def _emergence_runs(runs: Runs) -> Runs:
     return sweep_runs(runs.where(c1=1.0, c2=1.0))
 
 
+def _ratio(x: float) -> str:
+    """A ratio for prose: a whole number from 10 on (``192``), else two digits."""
+    return fmt(int(round(x))) if np.isfinite(x) and x >= 10 else fmt(x, 2)
+
+
 # -- what each spike carries (E12) -----------------------------------------------------------
 _CONTENT_KEYS = ("N", "seeds", "k0_he1", "k0_he1_ci", "k0_he3", "k1_he1", "k1_he3",
                  "k1_he3_ci", "k2_he1", "k2_he3", "k2_he3_ci", "k2_he3_min", "null_he3_max",
@@ -39,7 +44,8 @@ _CONTENT_KEYS = ("N", "seeds", "k0_he1", "k0_he1_ci", "k0_he3", "k1_he1", "k1_he
                  "k2_frac_big", "k2_frac_big_ci", "count_from", "k2_st_big",
                  "k2_pred_big", "null_k2_st_big", "edge_low_big", "edge_high_big",
                  "k2_cos2_pred", "k2_he3_small",
-                 "control_k2_he3", "control_k2_he3_ci", "control_k2_counted")
+                 "control_k2_he3", "control_k2_he3_ci", "control_k2_counted", "thr_clean",
+                 "thr_low", "thr_high")
 
 
 def spike_content(runs: Runs | None, point=(0.30, 0.45), control=(0.25, 0.38)) -> Numbers:
@@ -80,10 +86,14 @@ def spike_content(runs: Runs | None, point=(0.30, 0.45), control=(0.25, 0.38)) -
       seed mean of the largest He_3 cos^2 of a null spike); ``k2_cos2_pred``,
       ``k2_cos2_pred_big``: the predicted He_3 cos^2 of the k = 2 term's own part at
       ``N_next`` (:func:`companion.finite_n.predicted_terms`, before the loss of overlap
-      of a spike near the edge) and the measured ``k2_he3_big`` beside it.
+      of a spike near the edge) and the measured ``k2_he3_big`` beside it;
+    * ``thr_clean``: the separate strength the census needs against a clean bulk of edge 2
+      (:func:`companion.experiments.calibration.bbp_detection_strength`), ``thr_low``,
+      ``thr_high``: the same against the null run's edges ``edge_low``, ``edge_high``.
     """
     if runs is None or not len(runs):
         return Numbers(**dict.fromkeys(_CONTENT_KEYS, "n/a"))
+    from ..experiments.calibration import bbp_detection_strength
     from ..experiments.learned_directions import (
         E12_ACTIVATION,
         E12_TARGET,
@@ -160,9 +170,9 @@ def spike_content(runs: Runs | None, point=(0.30, 0.45), control=(0.25, 0.38)) -
         k2_he3=mean(k2, 1), k2_he3_ci=ci(k2, 1),
         k2_he3_min=fmt(min(per_seed), 2) if per_seed else "n/a",
         null_he3_max=fmt(null_max, 2), null_k2_he3=mean(null_k2, 1),
-        k2_null_ratio=(fmt(k2_he3 / float(null_k2["cos2_mean"][1]), 2)
+        k2_null_ratio=(_ratio(k2_he3 / float(null_k2["cos2_mean"][1]))
                        if null_k2 is not None else "n/a"),
-        k2_chance_ratio=fmt(k2_he3 * N, 2), chance=fmt(1.0 / N, 2),
+        k2_chance_ratio=_ratio(k2_he3 * N), chance=fmt(1.0 / N, 2),
         k2_he3_small=fmt(small["mean"], 2) if small is not None else "n/a",
         fresh_he1=mean(fresh, 0), fresh_he1_ci=ci(fresh, 0), fresh_he3=mean(fresh, 1, 1),
         fresh_orders=orders(point, "fresh"), control_orders=orders(control, "reused"),
@@ -181,6 +191,9 @@ def spike_content(runs: Runs | None, point=(0.30, 0.45), control=(0.25, 0.38)) -
         null_k2_st=fmt(np.mean([r["separate_null"][2] for r in sel]), 3),
         null_k2_pred=fmt(np.mean([r["predicted_null"][2] for r in sel]), 3),
         edge_low=fmt(edges.min(), 3), edge_high=fmt(edges.max(), 3),
+        thr_clean=fmt(bbp_detection_strength(2.0), 3),
+        thr_low=fmt(bbp_detection_strength(edges.min()), 3),
+        thr_high=fmt(bbp_detection_strength(edges.max()), 3),
         k2_pred_next=fmt(pred_next["strength"][2], 2), N_next=N_next,
         N_big=N_big, seeds_big=len(big),
         k2_he3_big=fmt(top["mean"], 2) if top is not None else "n/a",
@@ -197,9 +210,10 @@ def spike_content(runs: Runs | None, point=(0.30, 0.45), control=(0.25, 0.38)) -
 def content_table(runs: Runs | None, point=(0.30, 0.45)) -> str:
     """The table of ``ts-obs-count``: at ``point``, for every stored size N (``*``:
     float32), first the fraction of seeds whose census counts a k = 2 spike (reused run,
-    its null run, fresh batch), then 1000 times the cos^2 with beta*_2 of the reused batch's k = 2
-    spike (counted or not) against the largest of any null-run spike and of any fresh-batch
-    spike on the powers of a; seed means with 95% bootstrap intervals over the seeds
+    its null run, fresh batch) and the range of the null run's edge over the seeds, then
+    1000 times the cos^2 with beta*_2 of the reused batch's k = 2 spike (counted or not)
+    against the largest of any null-run spike and of any fresh-batch spike on the powers
+    of a; seed means with 95% bootstrap intervals over the seeds
     (:func:`companion.experiments.learned_directions.count_by_N`,
     :func:`~companion.experiments.learned_directions.content_by_N`)."""
     if runs is None or not len(runs):
@@ -218,13 +232,15 @@ def content_table(runs: Runs | None, point=(0.30, 0.45)) -> str:
 
     Ns = sorted(runs.where(alpha1=point[0], alpha2=point[1]).unique("N"))
     tag = {N: "*" if counts[(N, "reused", "run")]["dtype"] == "float32" else " " for N in Ns}
-    lines = ["seeds whose census counts a k = 2 spike",
-             f"{'N':>5}  seeds  {'reused':<15} {'null':<15} fresh"]
+    lines = ["seeds whose census counts a k = 2 spike; the null run's edge (range)",
+             f"{'N':>5}  seeds  {'reused':<15} {'null':<15} {'fresh':<10} edge"]
     for N in Ns:
         run = counts[(N, "reused", "run")]
         null, fresh = counts.get((N, "reused", "null")), counts.get((N, "fresh", "run"))
+        edges = runs.where(N=N, alpha1=point[0], alpha2=point[1], batch="reused").values("edge")
         lines.append(f"{N:>5}{tag[N]} {run['seeds']:>5}  {cell(run, key='fraction'):<15} "
-                     f"{cell(null, key='fraction'):<15} {cell(fresh, key='fraction')}")
+                     f"{cell(null, key='fraction'):<15} {cell(fresh, key='fraction'):<10} "
+                     f"{fmt(edges.min(), 2)}-{fmt(edges.max(), 2)}")
     lines += ["", "1000 cos^2 with beta*_2: reused k = 2 spike, best null, best fresh",
               f"{'N':>5}  {'k = 2 spike':<18} {'best null':<18} best fresh"]
     for N in Ns:

@@ -89,7 +89,7 @@ def _counts_panel(ax, runs: Runs, styles) -> None:
         Ns = np.array([t["N"] for t in sel], float)
         f = np.array([t["fraction"] for t in sel])
         err = [f - [t["low"] for t in sel], [t["high"] for t in sel] - f]
-        ax.errorbar(Ns * 2 ** dx, f, yerr=err, linestyle="-", linewidth=0.8,
+        ax.errorbar(Ns * 2 ** dx, f, yerr=err, linestyle="-", linewidth=0.8, ms=4,
                     **styles[(batch, name)])
     log_axis(ax, runs.unique("N"), kilo=True, pad=1.3, label="N")
     ax.set_ylim(-0.05, 1.05)
@@ -111,13 +111,14 @@ def _content_panel(ax, runs: Runs, styles) -> None:
         Ns = np.array([t["N"] for t in sel], float)
         m = np.array([t[key] for t in sel])
         err = [m - [t[stem + "low"] for t in sel], [t[stem + "high"] for t in sel] - m]
-        ax.errorbar(Ns * 2 ** dx, m, yerr=err, linestyle="-", linewidth=0.8, **st)
+        ax.errorbar(Ns * 2 ** dx, m, yerr=err, linestyle="-", linewidth=0.8, ms=4, **st)
     Ns = np.array(sorted(runs.unique("N")), float)
     ax.plot(Ns, 1.0 / Ns, color="0.3", linestyle=":", linewidth=1)
     log_axis(ax, Ns, kilo=True, pad=1.3, label="N")
     ax.set_yscale("log")
+    ax.set_ylim(ax.get_ylim()[0], max(ax.get_ylim()[1], 0.1))    # a labelled top decade
     ax.set_ylabel(r"$\cos^2$ with $\beta^*_2$")
-    ax.set_title("He$_3$: k = 2 spike, best null, best fresh")
+    ax.set_title(f"He$_3$ content at ({point[0]:.2f}, {point[1]:.2f})")
 
 
 def chance_of(rows) -> float:

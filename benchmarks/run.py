@@ -131,18 +131,15 @@ def four_products(W0, X):
 
 
 # -- 1. the command line's job against PyTorch -----------------------------------------------
-# A plain PyTorch script with the command line's output: data (Gaussian inputs, he1 + he3 on two
-# orthonormal directions, W0 with entries N(0, 1/d), a with entries N(0, 1/N)), two steps of
-# gradient descent on the correlation loss by autograd, eta_t = N^alpha_t, the top 8 singular
-# values of W0, W1 and W2 from torch.linalg.svdvals, and (vectors=True) the alignments of the
-# top right singular vectors of W2 from torch.linalg.svd. Run as `python -c TORCH_SCRIPT N
-# [vectors]`, or through job(N, vectors) in-process.
-TORCH_SCRIPT = r'''
+# What both baseline scripts share: data (Gaussian inputs, he1 + he3 on two orthonormal
+# directions, W0 with entries N(0, 1/d), a with entries N(0, 1/N)) and two steps of gradient
+# descent on the correlation loss by autograd, eta_t = N^alpha_t. `two_steps(N, data, seed)`
+# returns (Ws, beta) with Ws = [W0, W1, W2].
+_TORCH_STEPS = r'''
 import json, math, sys, time
 import torch
 
-def job(N, vectors=False, data=None, seed=0):
-    t0 = time.perf_counter()
+def two_steps(N, data=None, seed=0):
     dt = torch.float64
     if data is None:
         g = torch.Generator().manual_seed(seed)
@@ -161,6 +158,17 @@ def job(N, vectors=False, data=None, seed=0):
         loss.backward()
         with torch.no_grad():
             Ws.append(W - eta * W.grad)
+    return Ws, beta
+'''
+
+# A plain PyTorch script with the command line's output: the shared two steps, then the top 8
+# singular values of W0, W1 and W2 from torch.linalg.svdvals, and (vectors=True) the
+# alignments of the top right singular vectors of W2 from torch.linalg.svd. Run as
+# `python -c TORCH_SCRIPT N [vectors]`, or through job(N, vectors) in-process.
+TORCH_SCRIPT = _TORCH_STEPS + r'''
+def job(N, vectors=False, data=None, seed=0):
+    t0 = time.perf_counter()
+    Ws, beta = two_steps(N, data, seed)
     out = {"singular_values": {}}
     for name, W in zip(("W0", "W1", "W2"), Ws):
         if name == "W2" and vectors:
@@ -179,36 +187,17 @@ if __name__ == "__main__":
 '''
 
 
-# The script an expert would write for the same output: PyTorch's autograd for the two steps,
-# ARPACK (scipy.sparse.linalg.svds, default tolerance) for the top 8 singular values of W0, W1
-# and W2, with W2's right singular vectors for the alignments. `python -c EXPERT_SCRIPT N`, or
+# The script an expert would write for the same output: the shared two steps, then ARPACK
+# (scipy.sparse.linalg.svds, default tolerance) for the top 8 singular values of W0, W1 and
+# W2, with W2's right singular vectors for the alignments. `python -c EXPERT_SCRIPT N`, or
 # job(N) in-process.
-EXPERT_SCRIPT = r'''
-import json, math, sys, time
+EXPERT_SCRIPT = _TORCH_STEPS + r'''
 import numpy as np
-import torch
 from scipy.sparse.linalg import svds
 
 def job(N, data=None, seed=0):
     t0 = time.perf_counter()
-    dt = torch.float64
-    if data is None:
-        g = torch.Generator().manual_seed(seed)
-        beta = torch.linalg.qr(torch.randn(N, 2, generator=g, dtype=dt))[0].T
-        W0 = torch.randn(N, N, generator=g, dtype=dt) / math.sqrt(N)
-        a = torch.randn(N, generator=g, dtype=dt) / math.sqrt(N)
-        X = torch.randn(N, N, generator=g, dtype=dt)
-        z = X @ beta.T
-        y = z[:, 0] + (z[:, 1] ** 3 - 3 * z[:, 1]) / math.sqrt(6)
-    else:
-        W0, a, X, y, beta = data
-    Ws = [W0]
-    for eta in (N ** 0.35, N ** 0.45):
-        W = Ws[-1].clone().requires_grad_(True)
-        loss = -(y * (torch.tanh(X @ W.T) @ a)).mean()     # correlation loss
-        loss.backward()
-        with torch.no_grad():
-            Ws.append(W - eta * W.grad)
+    Ws, beta = two_steps(N, data, seed)
     out = {"singular_values": {}}
     for name, W in zip(("W0", "W1", "W2"), Ws):
         W = W.detach().numpy()
@@ -237,25 +226,19 @@ def expert_top8x3(Ws):
     return [svds(W, k=8, return_singular_vectors=(i == 2)) for i, W in enumerate(Ws)]
 
 
-def torch_two_steps(N, data):
-    """The two autograd steps of the PyTorch script alone, on given data."""
-    import torch
+def _torch_namespace(script: str) -> dict:
+    namespace = {"__name__": "torch_job"}
+    exec(compile(script, "torch_script", "exec"), namespace)
+    return namespace
 
-    W0, a, X, y, _ = data
-    W = W0
-    for eta in (N ** 0.35, N ** 0.45):
-        W = W.clone().requires_grad_(True)
-        loss = -(y * (torch.tanh(X @ W.T) @ a)).mean()
-        loss.backward()
-        with torch.no_grad():
-            W = W - eta * W.grad
-    return W
+
+def torch_two_steps(N, data):
+    """The two autograd steps of both baseline scripts alone, on given data: W2."""
+    return _torch_namespace(_TORCH_STEPS)["two_steps"](N, data)[0][-1]
 
 
 def _torch_job(script=None):
-    namespace = {"__name__": "torch_job"}
-    exec(compile(script or TORCH_SCRIPT, "torch_script", "exec"), namespace)
-    return namespace["job"]
+    return _torch_namespace(script or TORCH_SCRIPT)["job"]
 
 
 def _process(args) -> float:
@@ -669,10 +652,16 @@ def markdown_table(results: dict) -> str:
                     f"{results['scale'][0]['N']} | max relative difference "
                     f"{results['scale_float32_max_rel_diff']:.1e} | | | <= 1e-4 |")
     if "book" in results:
-        b = results["book"]
+        b, one = results["book"], results.get("book_one_thread")
         parts = ", ".join(f"{k} {v:.0f} s" for k, v in b.items() if k != "total")
-        rows.append(f"| the book: every chapter at its default size | **{b['total']:.0f} s** "
-                    f"({parts}) | | | < 300 s |")
+        rows.append(f"| the book: every chapter's Run all at its default size, fresh kernel, "
+                    f"{m['cores']} cores | **{b['total']:.0f} s** ({parts}) | | | < 120 s |")
+        if one:
+            slowest = max((k for k in one if k != "total"), key=one.get)
+            parts = ", ".join(f"{k} {v:.0f} s" for k, v in one.items() if k != "total")
+            rows.append(f"| the same with one BLAS thread (as on Binder): the slowest chapter | "
+                        f"**{one[slowest]:.0f} s** ({slowest}; {parts}; all "
+                        f"{one['total']:.0f} s) | | | < 30 s each |")
     measured = results.get("measured", {})
     when = {}
     for part, info in measured.items():

@@ -38,6 +38,7 @@ from .theory import (
                         lambda_boundary,
                         lambda_count,
                         n_spikes,
+                        nearest_line,
                         one_step_prediction,
                         one_step_theta,
                         phase_line,

@@ -47,6 +47,8 @@ class Activation:
     derivatives: tuple[ArrayFn, ...]
     degree: int | None = None
     breakpoints: tuple[float, ...] = ()
+    #: s for tanh(z + s) (tanh: 0): sigma' then has the fast in-place path of prime_inplace
+    tanh_shift: float | None = None
     _cache: dict = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
@@ -76,7 +78,9 @@ class Activation:
 
     def prime_inplace(self, P: np.ndarray) -> np.ndarray:
         """Overwrite ``P`` with sigma'(P) and return it (the gradient's hot path)."""
-        if self.name == "tanh" and P.flags.c_contiguous:
+        if self.tanh_shift is not None and P.flags.c_contiguous:
+            if self.tanh_shift:
+                P += P.dtype.type(self.tanh_shift)
             _tanh_prime_inplace(P.reshape(-1))
             return P
         P[...] = self.derivatives[0](P)
@@ -204,7 +208,7 @@ def hermite_activation(coefficients: Sequence[float], name: str | None = None) -
 def shifted_tanh(shift: float = 0.5) -> Activation:
     """tanh(z + shift): no longer odd, so m_2 != 0 (book: dv-parity)."""
     return Activation(f"shifted_tanh({shift:g})", lambda z: np.tanh(np.asarray(z) + shift),
-                      _tanh_derivatives(8, shift))
+                      _tanh_derivatives(8, shift), tanh_shift=float(shift))
 
 
 def get_activation(spec: "str | Activation" = "tanh") -> Activation:
@@ -216,7 +220,7 @@ def get_activation(spec: "str | Activation" = "tanh") -> Activation:
                          f"got {spec!r}")
     name = spec.strip().lower()
     if name == "tanh":
-        return Activation("tanh", np.tanh, _tanh_derivatives(8))
+        return Activation("tanh", np.tanh, _tanh_derivatives(8), tanh_shift=0.0)
     if name == "erf":
         return Activation("erf", erf, _erf_derivatives(8))
     if name == "relu":

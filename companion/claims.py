@@ -160,7 +160,9 @@ def render() -> str:
             z = exp.sizes[scale]
             keep = {k: v for k, v in z.items() if k in ("N", "Ns", "seeds")}
             text = ", ".join(f"{k} {v}" for k, v in keep.items()).replace("Ns ", "N ")
-            if "float32_from" in z:
+            if z.get("float32_from") == 0:
+                text += " (float32)"
+            elif "float32_from" in z:
                 text += f" (float32 from {z['float32_from']})"
             if "float32" in z:          # E12: one larger size in float32, at fewer units
                 text += f"; {z['float32']['N']} in float32, seeds {z['float32']['seeds']}"

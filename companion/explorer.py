@@ -42,7 +42,9 @@ import numpy as np
 
 from . import store, theory
 from .book import fmt, fmt_signed
-from .experiments.two_steps import local_slopes, sweep_runs
+from .experiments import sweep_runs
+from .experiments.two_steps import local_slopes
+from .summaries.two_steps import spike_counts, spike_predictions
 
 #: a stored point is shown when it lies within this distance of the reader's point
 RADIUS = 0.03
@@ -84,23 +86,26 @@ def _term_sizes(runs, source: str, a1: float, a2: float) -> dict:
             "exponent": [fmt_signed(theory.spike_exponent(a1, a2, k)) for k in range(_TERMS)]}
 
 
-def _spike_counts(runs, a1: float, a2: float) -> list[dict]:
-    """E11 (reused batch, He_1, c1 = c2 = 1): per activation and N, the mean, range and
-    seeds of the spike count of W2 (census against the null run, first spike included),
-    the mean separate strength of the terms k = 1..3, and the companion's limit
-    (:func:`companion.theory.n_spikes`)."""
-    sel = sweep_runs(runs).where(alpha1=a1, alpha2=a2, c1=1.0, c2=1.0)
+def _spike_counts(counts: dict, predictions: dict, a1: float, a2: float) -> list[dict]:
+    """E11 (reused batch, He_1, c1 = c2 = 1) at one point, from the chapter's table
+    (:func:`companion.summaries.two_steps.spike_counts`): per activation and N, the mean,
+    range and seeds of the spike count of W2 (census against the null run, first spike
+    included), the mean separate strength of the terms k = 1..3; beside them the finite-N
+    prediction (:func:`companion.summaries.two_steps.spike_predictions`, book: dv-finite-n):
+    the predicted strengths, the census's threshold and the predicted count; and the
+    companion's limit (:func:`companion.theory.n_spikes`)."""
     out = []
-    for act in sel.unique("activation"):
-        mine = sel.where(activation=act)
-        rows = []
-        for N in sorted(mine.unique("N")):
-            at = mine.where(N=N)
-            counts = at.values("n_outliers")
-            rows.append({"N": int(N), "seeds": len(at), "mean": fmt(counts.mean()),
-                         "min": fmt(int(counts.min())), "max": fmt(int(counts.max())),
-                         "strength": [fmt(at.mean(f"strength_k{k}")) for k in (1, 2, 3)],
-                         "float32": bool(at[0].params.get("dtype") == "float32")})
+    for (p1, p2, act), row in counts.items():
+        if (p1, p2) != (a1, a2):
+            continue
+        pred = predictions[(p1, p2, act)]
+        rows = [{"N": int(N), "seeds": int(row["seeds"][i]), "mean": fmt(row["mean"][i]),
+                 "min": fmt(int(row["min"][i])), "max": fmt(int(row["max"][i])),
+                 "strength": [fmt(v) for v in row["strength"][i]],
+                 "predicted": [fmt(v) for v in pred["predicted"][i][:3]],
+                 "threshold": fmt(pred["threshold"][i]),
+                 "predicted_count": int(pred["count"][i]),
+                 "float32": bool(row["float32"][i])} for i, N in enumerate(row["N"])]
         out.append({"activation": act, "label": _LABEL.get(act, act),
                     "choice": next(c for c, acts in ACTIVATIONS.items() if act in acts),
                     "limit": theory.n_spikes(a1, a2, act, "reused"), "rows": rows})
@@ -164,9 +169,11 @@ def stored_points(root=None) -> list[dict]:
             p["he3"] = _he3(loaded["E7"], a1, a2)
             p["sources"].append("E7")
     if loaded["E11"] is not None:
+        counts = spike_counts(loaded["E11"])
+        predictions = spike_predictions(loaded["E11"])
         for a1, a2 in _pairs(loaded["E11"].where(c1=1.0, c2=1.0)):
             p = point(a1, a2)
-            p["spikes"] = _spike_counts(loaded["E11"], a1, a2)
+            p["spikes"] = _spike_counts(counts, predictions, a1, a2)
             p["sources"].append("E11")
     return [points[k] for k in sorted(points)]
 

@@ -131,6 +131,37 @@ def predicted_terms(N: int, alpha1: float, alpha2: float, activation="tanh", tar
     psi = positive_real(psi, "psi")
     if choice(batch, "batch", BATCHES) != "reused":
         raise ValueError("batch: the finite-N prediction is derived for the reused batch only")
+    nodes = None if sample_nodes is None else positive_int(sample_nodes, "sample_nodes")
+    args = (N, alpha1, alpha2, activation, target, max(K, _CACHED_K), psi, float(c1),
+            float(c2), bool(floor), bool(null), nodes)
+    if isinstance(activation, str) and isinstance(target, str):
+        full = _cached_terms(*args)         # names only: a user's object may be mutable
+    else:
+        full = _terms(*args)
+    return _first_terms(full, K)
+
+
+#: terms computed by every (cached) call: term k does not depend on how many come after it
+#: (the powers are orthonormalized in order and the strengths read off a Cholesky factor)
+_CACHED_K = 8
+
+
+def _first_terms(full: dict, K: int) -> dict:
+    """The first K terms of a :func:`_terms` result, as fresh arrays."""
+    out = {key: np.array(full[key][:K]) for key in ("strength", "signal", "floor", "cos2")}
+    out["gram"] = np.array(full["gram"][:K, :K])
+    out.update(eta1=full["eta1"], eta2=full["eta2"])
+    return out
+
+
+@lru_cache(maxsize=512)
+def _cached_terms(*args) -> dict:
+    return _terms(*args)
+
+
+def _terms(N, alpha1, alpha2, activation, target, K, psi, c1, c2, floor, null,
+           sample_nodes) -> dict:
+    """:func:`predicted_terms` on checked arguments."""
     act = get_activation(activation)
     if not act.smooth:
         raise ValueError(f"activation: the mean field needs a smooth activation, got {act.name}")
@@ -148,33 +179,40 @@ def predicted_terms(N: int, alpha1: float, alpha2: float, activation="tanh", tar
     g, wg = _gauss(G_NODES)
     P = power_functions(g, K, wg)                                    # (K, G)
     per = (SAMPLE_NODES.get(len(tgt.links), SAMPLE_NODES_MANY) if sample_nodes is None
-           else positive_int(sample_nodes, "sample_nodes"))
+           else sample_nodes)
     ws, y, s, feats = _sample_grid(tgt, psi, m1, per, null)
     sp = prime(zeta)                                                 # sigma'(zeta)
-    self_term = y / psi
-    B = np.zeros((K, len(y)))
-    Vk = np.zeros((K, K, len(y)))
-    for gi, (gv, wgv) in enumerate(zip(g, wg)):
-        c = eps * gv
-        # (samples, zeta, xi): the second step's pre-activation zeta + c t
-        arg = (zeta[None, :, None] + c * (s[:, None, None] + sp[None, :, None]
-                                          * self_term[:, None, None] + xi[None, None, :]))
-        second = prime(arg)
-        w2 = wz[None, :, None] * wx[None, None, :]
-        phi = np.sum(w2 * second, axis=(1, 2))                       # Phi(c; s, y)
-        B += wgv * (P[:, gi] * gv)[:, None] * phi[None, :]
+    # the second step's pre-activation is zeta + c t with t = s + sigma'(zeta) y / psi + xi:
+    # t on the grid (samples, zeta x xi) once, then one pass per node g of c = eps g
+    w2 = (wz[:, None] * wx[None, :]).ravel()                         # (Z X,) weights
+    zeta_col = np.repeat(zeta, len(xi))
+    sp_col = np.repeat(sp, len(xi))
+    t = (s[:, None] + sp_col[None, :] * (y / psi)[:, None] + np.tile(xi, len(zeta))[None, :])
+    mean_sp, mean_sp2 = float(w2 @ sp_col), float(w2 @ sp_col ** 2)
+    wy2 = ws * y * y
+    phis = np.empty((len(g), len(y)))                                # Phi(eps g; s, y)
+    var_y2 = np.zeros(len(g))          # E over samples of y^2 Var(eta1 sigma' + eta2 sigma'(.))
+    arg = np.empty_like(t)
+    for gi, gv in enumerate(g):
+        np.multiply(t, eps * gv, out=arg)
+        arg += zeta_col
+        second = act.prime_inplace(arg)                              # sigma'(zeta + c t)
+        phis[gi] = second @ w2
         if floor:
-            entry = eta1 * sp[None, :, None] + eta2 * second
-            mean = np.sum(w2 * entry, axis=(1, 2))
-            var = np.sum(w2 * entry ** 2, axis=(1, 2)) - mean ** 2
-            Vk += wgv * gv * gv * np.outer(P[:, gi], P[:, gi])[:, :, None] * var[None, None, :]
+            cross = second @ (w2 * sp_col)
+            sq = np.square(second, out=second) @ w2
+            mean = eta1 * mean_sp + eta2 * phis[gi]
+            var = (eta1 * eta1 * mean_sp2 + 2 * eta1 * eta2 * cross + eta2 * eta2 * sq
+                   - mean * mean)
+            var_y2[gi] = var @ wy2
+    B = (P * (wg * g)) @ phis                                        # (K, samples)
     v = eta2 * y[None, :] * B
     v[0] += eta1 * m1 * y
     moments = (v * ws) @ feats                                       # (K, m + 1)
     if null:
         moments[:, :-1] = 0.0
     gram_signal = moments @ moments.T + (v * ws) @ v.T / psi
-    gram_floor = (Vk * (ws * y * y)[None, None, :]).sum(axis=2) / (psi * N)
+    gram_floor = (P * (wg * g * g * var_y2)) @ P.T / (psi * N)
     gram = gram_signal + (gram_floor if floor else 0.0)
     return {"strength": _cholesky_diagonal(gram), "signal": _cholesky_diagonal(gram_signal),
             "floor": np.sqrt(np.clip(np.diag(gram_floor), 0, None)),
@@ -217,7 +255,8 @@ def predicted_crossing(alpha1: float, alpha2: float, activation="shifted_tanh", 
     (``rel_error``: the prediction's largest error above the floor on the stored runs,
     about 6%). Evaluated on N = 2^j for j in ``log2_N`` (inclusive) and interpolated
     log-linearly; ``inf`` where it is not reached by the largest N. Returns ``N``, ``low``,
-    ``high`` and the grid ``Ns``, ``strength``. For N = d = n; ``kw`` go to
+    ``high`` and the grid ``Ns``, ``strength`` (evaluated upwards from the smallest N until
+    every crossing is reached: the strength grows with N). For N = d = n; ``kw`` go to
     :func:`predicted_terms` (e.g. ``c1``, ``c2``)."""
     threshold = positive_real(threshold, "threshold")
     rel_error = positive_real(rel_error, "rel_error", allow_zero=True)
@@ -226,10 +265,15 @@ def predicted_crossing(alpha1: float, alpha2: float, activation="shifted_tanh", 
     lo, hi = int(log2_N[0]), int(log2_N[1])
     if not 1 <= lo < hi:
         raise ValueError(f"log2_N must be (low, high) with 1 <= low < high, got {log2_N!r}")
-    Ns = 2.0 ** np.arange(lo, hi + 1)
     key = "signal" if signal_only else "strength"
-    strength = np.array([predicted_terms(int(N), alpha1, alpha2, activation, target,
-                                         K=int(k) + 1, **kw)[key][int(k)] for N in Ns])
+    values = []
+    for N in 2.0 ** np.arange(lo, hi + 1):      # upwards, until the last crossing is reached
+        values.append(predicted_terms(int(N), alpha1, alpha2, activation, target,
+                                      K=int(k) + 1, **kw)[key][int(k)])
+        if values[-1] * (1.0 - rel_error) >= threshold:
+            break
+    strength = np.array(values)
+    Ns = 2.0 ** np.arange(lo, lo + len(values))
 
     def first(factor: float) -> float:
         s = np.log(np.maximum(strength * factor, 1e-300))

@@ -92,7 +92,7 @@ def count_spikes(s, weights, edge: float, margin: float = MARGIN,
 
 
 def spike_census(W2, a, W2_null, K: int = K_POWERS, top: int = TOP, W0=None,
-                 directions=None) -> dict:
+                 directions=None, triplets=None) -> dict:
     """Spikes of ``W2`` counted against the null run ``W2_null`` (same a): the top ``top``
     singular values ``s``, their ``weights`` (top, K) on the powers of a (:func:`power_weights`),
     the null run's ``edge`` (:func:`off_powers_edge`), the run's own ``edge_self`` (the same
@@ -103,8 +103,11 @@ def spike_census(W2, a, W2_null, K: int = K_POWERS, top: int = TOP, W0=None,
     (the target directions as rows), also ``spikes`` and ``null_spikes``: one record per
     counted spike of W2 and of the null run, against the same edge (:func:`spike_records`),
     ``s_null``, the null run's top ``top`` singular values, and ``triplets``, W2's (U, s, Vt).
+    ``triplets``: W2's top ``top`` triplets if the caller has them already.
     """
-    U, s, Vt = top_singular(W2, top)
+    U, s, Vt = top_singular(W2, top) if triplets is None else triplets
+    if len(s) != top:
+        raise ValueError(f"triplets must hold the top {top} singular triplets, got {len(s)}")
     weights = power_weights(U, a, K)
     edge = off_powers_edge(W2_null, a, K)
     out = {"s": s, "weights": weights, "edge": edge, "edge_self": off_powers_edge(W2, a, K),

@@ -65,6 +65,45 @@ def phase_line(alpha1: float, alpha2: float, tol: float = 1e-6) -> int | None:
     return int(k) if k >= 1 and abs(alpha2 - k * (0.5 - alpha1)) <= tol else None
 
 
+#: A term whose growth exponent is within this of zero is a knife edge at the sizes one can
+#: run: N^0.05 changes by a factor 1.23 from N = 256 to 16384, so such a term neither grows
+#: nor vanishes noticeably there and its constant, not N, decides whether it makes an
+#: outlier (:func:`nearest_line`; book: dv-exponents).
+KNIFE_EDGE = 0.05
+
+
+def nearest_line(alpha1: float, alpha2: float, activation=None,
+                 batch: str = "reused") -> tuple[int, float]:
+    """The phase line nearest to (alpha1, alpha2) among the orders k >= 1 whose term
+    exists: ``(k, exponent)`` with the exponent alpha2 - k (1/2 - alpha1) closest to zero
+    (book: dv-exponents; it is also the vertical distance alpha2 - k (1/2 - alpha1) to the
+    line). ``activation=None`` takes every order; an activation keeps the orders
+    :func:`term_exists` admits (tanh: the even ones) up to its degree. A point is a knife
+    edge when ``abs(exponent) < KNIFE_EDGE``: the limit's count (:func:`n_spikes`) is
+    decided by the sign of an exponent that reachable N cannot resolve. Examples:
+    (0.38, 0.45) -> (4, -0.03); (0.30, 0.38) -> (2, -0.02); (0.35, 0.45) -> (3, 0.0)."""
+    alpha1 = alpha_exponent(alpha1, "alpha1")
+    alpha2 = alpha_exponent(alpha2, "alpha2")
+    step = 0.5 - alpha1
+    degree = None if activation is None else get_activation(activation).degree
+    # exponents fall by `step` per order: only the orders around alpha2 / step can be nearest
+    centre = max(1, int(round(alpha2 / step)))
+    best = None
+    for k in range(1, centre + 4):
+        if degree is not None and k > degree - 1:
+            break
+        if activation is not None and not term_exists(k, activation, batch):
+            continue
+        e = alpha2 - k * step
+        if best is None or abs(e) < abs(best[1]) - 1e-12:
+            best = (k, e)
+        if e < 0 and best is not None and abs(e) > abs(best[1]):
+            break
+    if best is None:
+        raise ValueError(f"activation: {activation!r} has no term of order k >= 1")
+    return best[0], float(best[1])
+
+
 def term_exists(k: int, activation="tanh", batch: str = "reused") -> bool:
     """Whether the spike term of order k has a nonzero leading coefficient, whatever its size
     (book: dv-parity). k = 0 (the first spike, m_1) always counts as present.

@@ -134,7 +134,7 @@ def test_projection_unit_keys_shapes_and_predictions():
     s = np.stack([runs.values(f"s_{i}") for i in range(4)], axis=1)
     assert np.all(np.diff(s, axis=1) <= 0)  # singular values sorted
     cos2 = np.stack([runs.values(f"cos2_{i}") for i in range(4)], axis=1)
-    np.testing.assert_allclose(cos2.sum(axis=1), proj, rtol=1e-8)
+    np.testing.assert_allclose(cos2.sum(axis=1), proj, rtol=1e-5)   # the small scale runs in float32
     left = runs.values("left")
     assert left.shape == (6, 4, 5)
     assert np.all(left.sum(axis=2) <= 1 + 1e-9)
@@ -152,7 +152,7 @@ def test_reuse_learns_bounded_odd_target_fresh_does_not():
     """At small size: the bounded odd target (mu* = 0, exponent 3) is picked up with a
     reused batch at Lambda = 3 and much less with a fresh one (measured at N = 500, seeds
     0-2: means 0.13 against 0.05; chance 0.008)."""
-    units = [(rv._proj(500, b, 0.35, 0.45, target="bounded odd"), s)
+    units = [(rv._proj({}, 500, b, 0.35, 0.45, target="bounded odd"), s)
              for b in ("reused", "fresh") for s in (0, 1, 2)]
     runs = run_units(rv.projection_unit, units)
     reused = runs.where(batch="reused").mean("projection")

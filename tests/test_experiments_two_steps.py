@@ -155,3 +155,36 @@ def test_crossing_size():
     assert ex.crossing_size(1000, 0.5, 0.25) == pytest.approx(1000 * 2 ** 4)
     assert ex.crossing_size(1000, 1.5, 0.25) == 1000
     assert ex.crossing_size(1000, 0.5, 0.0) == float("inf")
+
+
+def test_a_float32_sweep_keeps_every_size_and_a_precision_check_is_its_twin():
+    from companion.experiments import precision, precision_agreement, sweep_runs
+    from companion.runs import Run, Runs
+
+    assert precision({"float32_from": 0}, 128) == {"dtype": "float32"}
+    assert precision({"float32_from": 8192}, 4096) == {} == precision({}, 10 ** 6)
+    p = dict(alpha1=0.35, alpha2=0.45)
+    # the chapters' own runs: every size in float32, no float64 twin, all part of the sweep
+    own = Runs(Run(dict(p, N=N, dtype="float32"), s, {"x": 1.0}) for N in (128, 256)
+               for s in (0, 1))
+    assert len(sweep_runs(own)) == 4
+    assert precision_agreement(own, ["x"]) == {"x": None}
+    # the paper scale: float64 below, float32 at the largest, and a float32 repeat at 128
+    paper = Runs([Run(dict(p, N=128), 0, {"x": 1.0}), Run(dict(p, N=256, dtype="float32"), 0,
+                                                          {"x": 2.0}),
+                  Run(dict(p, N=128, dtype="float32"), 0, {"x": 1.0 + 1e-7})])
+    kept = sweep_runs(paper)
+    assert len(kept) == 2 and sorted(kept.unique("N")) == [128, 256]
+    assert precision_agreement(paper, ["x"])["x"] == pytest.approx(1e-7, rel=1e-6)
+
+
+def test_the_chapters_runs_are_float32_and_the_fresh_batch_alone_can_be_run():
+    for experiment in (ex.PHASE_DIAGRAM, ex.EXPONENT_CHECK, ex.ONE_STEP_COLLAPSE, ex.SPECTRUM):
+        assert all(params.get("dtype") == "float32" for params, _ in experiment.units("small"))
+        paper = experiment.units("paper")    # float64, but the largest size and its checks
+        twins = {(str(sorted(p.items())), s) for p, s in paper if "dtype" not in p}
+        assert all("dtype" not in p or p["N"] >= 8192
+                   or (str(sorted((k, v) for k, v in p.items() if k != "dtype")), s) in twins
+                   for p, s in paper)
+    fresh = ex.ONE_STEP_COLLAPSE.run(Ns=[64], seeds=1, batches=["fresh"])
+    assert fresh.unique("batch") == ["fresh"] and len(fresh) == len(ex.E5_PAIRS)

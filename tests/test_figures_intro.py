@@ -91,6 +91,9 @@ def test_headline_numbers_are_the_means_at_the_ends_of_the_N_range():
     assert out["spikes_seeds"] == "2"
     assert out["spikes_first"] == "2" and out["spikes_last"] == "2.5"
     assert out["spikes_tanh"] == "2"
+    # the ranges over the seeds (2, 2), (2, 3) and tanh's (2, 2) at the largest N
+    assert out["spikes_first_range"] == "[2, 2]" and out["spikes_last_range"] == "[2, 3]"
+    assert out["spikes_tanh_range"] == "[2, 2]"
     assert out["he3_reused_first"] == "0.1" and out["he3_reused"] == "0.2"
     assert out["he3_control"] == "0.05" and out["he3_fresh"] == "0.01"
     assert out["he3_chance"] == "0.00195"
@@ -115,3 +118,10 @@ def test_headline_draws_the_stored_runs_when_present():
         assert np.all(np.isfinite(b.get_ylim()))
     finally:
         plt.close(fig)
+
+
+def test_step_sizes_mark_the_knife_edge_of_the_headline_point():
+    """(0.38, 0.45) is on no line, but its k = 4 term has exponent -0.03 (issue 19)."""
+    out = intro_numbers.step_sizes()
+    assert out.edge_k == "4" and out.edge_exponent == "-0.03" and out.knife_edge == "0.05"
+    assert out.line_k == "3" and out.exponent_k3 == "+0.09"

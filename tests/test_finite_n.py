@@ -72,3 +72,14 @@ def test_predicted_crossing_is_where_the_prediction_reaches_the_threshold():
     assert never["N"] == float("inf")
     with pytest.raises(ValueError, match="log2_N"):
         finite_n.predicted_crossing(0.38, 0.45, log2_N=(10, 9))
+
+
+def test_a_term_does_not_depend_on_how_many_are_asked_and_results_are_fresh_arrays():
+    five = finite_n.predicted_terms(1024, 0.38, 0.45, "shifted_tanh", K=5)
+    three = finite_n.predicted_terms(1024, 0.38, 0.45, "shifted_tanh", K=3)
+    for key in ("strength", "signal", "floor"):
+        np.testing.assert_allclose(three[key], five[key][:3], rtol=1e-12)
+    assert three["gram"].shape == (3, 3) and three["cos2"].shape == (3, 1)
+    three["strength"][:] = -1.0            # a caller's change does not reach the cache
+    again = finite_n.predicted_terms(1024, 0.38, 0.45, "shifted_tanh", K=3)
+    np.testing.assert_allclose(again["strength"], five["strength"][:3], rtol=1e-12)

@@ -111,3 +111,14 @@ def test_update_blocks_bound_the_memory_with_many_threads(monkeypatch):
         workers, rows = net._blocks(N, N, N)
         assert 1 <= workers <= min(threads, N) and workers * rows <= max(2048, 64 * threads)
         assert workers * rows >= min(N, 1024)      # blocks no smaller than they need be
+
+
+@pytest.mark.parametrize("name", ["tanh", "shifted_tanh", "gelu"])
+def test_prime_inplace_is_the_first_derivative(name):
+    # tanh and tanh(z + 1/2) take the chunked in-place path, GELU the generic one
+    act = cp.get_activation(name)
+    z = np.random.default_rng(3).standard_normal((7, 50)) * 4
+    for dtype, rtol in ((np.float64, 1e-13), (np.float32, 1e-5)):
+        got = act.prime_inplace(z.astype(dtype))
+        assert got.dtype == dtype
+        np.testing.assert_allclose(got, act.derivative(z, 1), rtol=rtol, atol=1e-7)

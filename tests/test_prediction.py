@@ -46,9 +46,14 @@ def test_prediction_errors_summarize_rows_by_activation():
 
 def test_prediction_rows_average_the_seeds_and_leave_precision_checks_out():
     res = {f"strength_k{k}": 1.0 + k for k in range(5)}
-    runs = Runs([Run(dict(N=512, alpha1=0.38, alpha2=0.45, activation="tanh", c1=1.0, c2=1.0),
-                     s, dict(res, strength_k2=1.0 + s)) for s in (0, 1)]
-                + [Run(dict(N=256, alpha1=0.38, alpha2=0.45, activation="tanh", c1=1.0, c2=1.0,
-                            dtype="float32"), 0, res)])
+    point = dict(alpha1=0.38, alpha2=0.45, activation="tanh", c1=1.0, c2=1.0)
+    runs = Runs([Run(dict(point, N=512), s, dict(res, strength_k2=1.0 + s)) for s in (0, 1)]
+                + [Run(dict(point, N=256), 0, res),
+                   # a precision check: the float32 repeat of the float64 unit above
+                   Run(dict(point, N=256, dtype="float32"), 0, dict(res, strength_k2=9.0))])
     rows = prediction.prediction_rows(e11=runs)
-    assert len(rows) == 5 and rows[2]["measured"] == pytest.approx(1.5) and rows[2]["seeds"] == 2
+    at512 = [r for r in rows if r["N"] == 512]
+    at256 = [r for r in rows if r["N"] == 256]
+    assert len(at512) == len(at256) == 5
+    assert at512[2]["measured"] == pytest.approx(1.5) and at512[2]["seeds"] == 2
+    assert at256[2]["measured"] == pytest.approx(3.0) and at256[2]["seeds"] == 1

@@ -240,6 +240,8 @@ def test_activation_numbers_ratio_and_share_on_v1():
     assert (a.tanh, a.tanh_min, a.tanh_max) == ("0.170", "0.150", "0.190")
     assert (a.shift, a.relu, a.relu_fresh) == ("0.160", "0.060", "0.010")
     assert a.relu_ratio == "6.0"
+    # reused seeds 0.02 and 0.10 against fresh seeds at 0.01: both above the largest fresh one
+    assert a.relu_fresh_max == "0.010" and a.relu_above == "2 of 2" and a.N == "400"
     assert (a.tanh_s2, a.shift_s2, a.relu_s2) == ("2.3", "2.5", "7.1")
     # cos2_0 / projection is c0 / mean for every seed
     assert a.tanh_v1_share == f"{0.05 / 0.17:.2f}" and a.relu_v1_share == f"{0.015 / 0.06:.2f}"

@@ -69,8 +69,13 @@ def test_spike_counts_aggregate_each_point_activation_and_size():
 def test_emergence_numbers():
     out = ts.emergence(_e11())
     assert out.Ns == "1024, 2048, 4096" and out.Nmax == "4096" and out.seeds == "2"
-    assert out.a_st_counts == "1.5, 2, 2" and out.b_tanh_counts == "1, 1.5, 2"
+    # each mean with the range over the seeds where they disagree
+    assert out.a_st_counts == "1.5 [1, 2], 2, 2" and out.b_tanh_counts == "1, 1.5 [1, 2], 2"
+    assert out.b_st_counts == "2, 2.5 [2, 3], 3"
     assert out.a_gelu_counts == "2, 2" and out.gelu_Nmax == "2048"
+    # the lines near the two points: k = 2 at exponent -0.02, k = 4 at -0.03
+    assert (out.a_edge_k, out.a_edge_exponent) == ("2", "-0.02")
+    assert (out.b_edge_k, out.b_edge_exponent) == ("4", "-0.03")
     assert out.thr == "1.1"                          # half the null run's edge 2.2
     assert out.b_k3_st == "0.5" and out.b_k2_st == "0.707"
     cross = crossing_size(4096, 0.5, spike_exponent(0.38, 0.45, 3), 1.1)
@@ -81,8 +86,45 @@ def test_emergence_numbers():
 
 
 def test_emergence_reads_na_without_stored_runs():
-    assert set(ts.emergence(None).as_dict().values()) == {"n/a"}
-    assert set(ts.emergence(Runs([])).as_dict().values()) == {"n/a"}
+    """Every measured number reads n/a; the theory's (the nearby lines) do not."""
+    for runs in (None, Runs([])):
+        out = ts.emergence(runs).as_dict()
+        theory = {k: out.pop(k) for k in ts._EDGE_KEYS}
+        assert set(out.values()) == {"n/a"}
+        assert theory["b_edge_k"] == "4" and theory["a_edge_exponent"] == "-0.02"
+
+
+def test_spike_counts_carry_the_strengths_and_the_precision():
+    row = ts.spike_counts(_e11())[(0.38, 0.45, "shifted_tanh")]
+    assert row["strength"].shape == (3, 3)
+    np.testing.assert_allclose(row["strength"][:, 1], 0.5 * (np.array(NS) / NS[0]) ** 0.25)
+    assert not row["float32"].any()
+
+
+def test_spike_predictions_beside_the_counts():
+    """The finite-N prediction per row: its strengths are predicted_terms' (to 0.5% with the
+    fewer nodes), the threshold is the census's against the stored edge 2.2, and the count is
+    1 + the terms above it."""
+    from companion.experiments.calibration import bbp_detection_strength
+    from companion.finite_n import predicted_terms
+
+    runs = _e11(with_check=False).where(alpha1=0.38)
+    pred = ts.spike_predictions(runs, activations=("shifted_tanh",), K=4)
+    assert set(pred) == {(0.38, 0.45, "shifted_tanh")}
+    row = pred[(0.38, 0.45, "shifted_tanh")]
+    assert row["N"].tolist() == list(NS) and row["predicted"].shape == (3, 3)
+    np.testing.assert_allclose(row["threshold"], bbp_detection_strength(2.2))
+    full = predicted_terms(NS[-1], 0.38, 0.45, "shifted_tanh", K=4)["strength"][1:]
+    np.testing.assert_allclose(row["predicted"][-1], full, rtol=5e-3)
+    assert row["count"].tolist() == [1 + int((p > t).sum())
+                                     for p, t in zip(row["predicted"], row["threshold"])]
+    assert row["count"][-1] >= row["count"][0] >= 2      # k = 1 is above it at every size
+
+
+def test_counts_with_range():
+    row = {"mean": np.array([1.0, 1.75, 2.0]), "min": np.array([1, 1, 2]),
+           "max": np.array([1, 2, 2])}
+    assert ts.counts_with_range(row) == "1, 1.8 [1, 2], 2"
 
 
 def test_the_count_figure_draws_the_summary_table():
@@ -144,6 +186,8 @@ def test_phase_numbers_and_table():
     out = ts.phase(runs, None)
     assert out.N == "1000" and out.seeds == "2" and out.n_points == str(len(E3_POINTS))
     assert out.agree == str(len(E3_POINTS) - 1) and out.agree_paper == "n/a"
+    # the first point's exponent is negative, measured with the opposite sign: above it
+    assert out.wrong == "1" and out.wrong_up == "1"
     assert out.paper_N == "n/a"
     assert ts.phase(runs, runs).agree_paper == out.agree
     lines = ts.phase_table(runs).splitlines()

@@ -65,7 +65,7 @@ def test_corrupted_entry_is_recomputed(tmp_path, damage):
 # -- parallel paths: a real chapter compute function at a tiny size -------------------------
 def tiny_e7():
     return Experiment(id="E7-tiny", title="tiny", unit=rv.projection_unit, sizes={"small": {}},
-                      grid=lambda z: [(rv._proj(60, b, 0.35, 0.45), s)
+                      grid=lambda z: [(rv._proj({}, 60, b, 0.35, 0.45), s)
                                            for b in ("reused", "fresh") for s in (0, 1)])
 
 

@@ -60,6 +60,30 @@ def test_phase_line_names_points_on_the_boundaries():
     assert cp.phase_line(0.0, 0.0) is None
 
 
+def test_nearest_line_names_the_term_whose_exponent_is_nearest_zero():
+    """(0.38, 0.45) and (0.30, 0.38) lie on no line, but within 0.03 of the next one
+    (issue 19's knife edges); an activation keeps only its own orders."""
+    k, e = cp.nearest_line(0.38, 0.45)
+    assert k == 4 and e == pytest.approx(-0.03) and cp.phase_line(0.38, 0.45) is None
+    k, e = cp.nearest_line(0.30, 0.38)
+    assert k == 2 and e == pytest.approx(-0.02)
+    k, e = cp.nearest_line(0.35, 0.45)
+    assert k == 3 and abs(e) < 1e-12
+    assert cp.nearest_line(0.35, 0.45, "tanh") == (2, pytest.approx(0.15))   # odd k absent
+    assert cp.nearest_line(0.45, 0.45, "tanh") == (8, pytest.approx(0.05))
+    assert cp.nearest_line(0.20, 0.20) == (1, pytest.approx(-0.10))
+    # the exponent is spike_exponent's, and no other existing order is nearer zero
+    for a1, a2 in [(0.10, 0.30), (0.42, 0.33), (0.05, 0.49), (0.45, 0.32)]:
+        k, e = cp.nearest_line(a1, a2)
+        assert e == pytest.approx(cp.spike_exponent(a1, a2, k))
+        assert all(abs(cp.spike_exponent(a1, a2, j)) >= abs(e) - 1e-12 for j in range(1, 40))
+    # a polynomial of degree 3 has the orders k = 1, 2 only
+    assert cp.nearest_line(0.45, 0.45, "hermite:0,1,0,1")[0] <= 2
+    assert cp.theory.KNIFE_EDGE == 0.05
+    with pytest.raises(ValueError, match="alpha1"):
+        cp.nearest_line(0.5, 0.2)
+
+
 def test_lambda_capped_by_polynomial_degree():
     assert cp.lambda_count(0.45, 0.45, L=3) == 2
     assert cp.lambda_count(0.45, 0.45, L=1) == 0

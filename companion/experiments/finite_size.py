@@ -39,7 +39,7 @@ from ..gaussian import gaussian_expectation
 from ..network import draw_run, gradient, run_two_steps, step_size
 from ..runs import Runs, bootstrap_interval
 from ..spectra import count_outliers, mp_edges, top_singular
-from ..spikes import spike_census
+from ..spikes import TOP, spike_census
 from ..targets import make_link, make_target
 from ..theory import (
     first_direction_alignment,
@@ -49,7 +49,7 @@ from ..theory import (
     spiked_rectangular,
 )
 from ..validation import positive_int, seed_list
-from . import Experiment
+from . import Experiment, precision
 
 #: The step-size exponents of the book's headline: Lambda = 3, He_3 learnable with reuse.
 HEADLINE = (0.35, 0.45)
@@ -132,7 +132,7 @@ def preactivation_unit(N: int, alpha1: float, target: str, activation: str, seed
 
 
 def outlier_unit(N: int, alpha1: float, alpha2: float, target: str, batch: str,
-                 activation: str, seed: int, top: int = 8) -> dict:
+                 activation: str, seed: int, top: int = 8, dtype: str = "float64") -> dict:
     """A run and its null run (labels of an independent sample: same distribution, heavy
     tails included, no information about x), counted two ways (book: dv-pit-edge).
 
@@ -155,16 +155,21 @@ def outlier_unit(N: int, alpha1: float, alpha2: float, target: str, batch: str,
     runs = {}
     for suffix, null in (("", False), ("_null", True)):
         run = run_two_steps(N=N, alpha1=alpha1, alpha2=alpha2, batch=batch,
-                            activation=activation, target=target, seed=seed, null_labels=null)
+                            activation=activation, target=target, seed=seed, null_labels=null,
+                            dtype=dtype)
         runs[suffix] = run
         for name, W in (("W1", run.W1), ("W2", run.W2)):
-            _, s, Vt = top_singular(W, top)
+            # the run's W2: the census's top TOP, of which the top ``top`` are counted here
+            triplets = top_singular(W, max(top, TOP) if name == "W2" and not null else top)
+            s = triplets[1][:top]
             out[f"s_{name}{suffix}"] = s
             out[f"count_{name}{suffix}"] = count_outliers(s, edge)
             if name == "W2" and not null:
-                V4 = Vt[:4]                  # the top-4 right singular vectors of W2
+                V4 = triplets[2][:4]         # the top-4 right singular vectors of W2
+                census_triplets = triplets
     run = runs[""]
-    census = spike_census(run.W2, run.a, runs["_null"].W2)
+    census = spike_census(run.W2, run.a, runs["_null"].W2, top=len(census_triplets[1]),
+                          triplets=census_triplets)
     out.update(census=census["count"], edge_null=census["edge"], edge_self=census["edge_self"],
                s_census=census["s"], weight=census["weights"].sum(axis=1))
     X, y = (run.X1, run.y1) if batch == "reused" else (run.X2, run.y2)
@@ -176,12 +181,12 @@ def outlier_unit(N: int, alpha1: float, alpha2: float, target: str, batch: str,
 
 
 def headline_unit(N: int, batch: str, alpha1: float, alpha2: float, target: str,
-                  activation: str, seed: int, m: int = 4) -> dict:
+                  activation: str, seed: int, m: int = 4, dtype: str = "float64") -> dict:
     """The headline statistic ||P_m beta*||^2: the squared projection of the last target
     direction (He_3) on the top-``m`` right singular subspace of W2 (``projection``; chance
     ``chance`` = m/d), as the reused-versus-fresh chapter measures it."""
     run = run_two_steps(N=N, alpha1=alpha1, alpha2=alpha2, batch=batch,
-                        activation=activation, target=target, seed=seed)
+                        activation=activation, target=target, seed=seed, dtype=dtype)
     Vt = top_singular(run.W2, m)[2]
     return {"projection": float(subspace_projection(Vt, run.target.directions)[-1]),
             "chance": m / run.d}
@@ -210,13 +215,13 @@ def first_spike_prediction(N, alpha1: float, alpha2: float, target="he1",
 
 
 def convergence_unit(N: int, alpha1: float, alpha2: float, target: str, activation: str,
-                     seed: int) -> dict:
+                     seed: int, dtype: str = "float64") -> dict:
     """The first spike of W2 (reused batch) against :func:`first_spike_prediction`:
     ``s1`` (top singular value), ``overlap2`` (|<v1, u1/||u1||>|^2, u1 = X1^T y1 / n),
     ``cos2`` (cos^2(v1, beta*_1)), ``cos2_u1`` (cos^2(u1, beta*_1): the part of the alignment
     set by the sample alone), and the predictions ``s1_pred``, ``overlap2_pred``, ``limit``."""
     run = run_two_steps(N=N, alpha1=alpha1, alpha2=alpha2, batch="reused",
-                        activation=activation, target=target, seed=seed)
+                        activation=activation, target=target, seed=seed, dtype=dtype)
     _, s, Vt = top_singular(run.W2, 1)
     u1 = run.X1.T @ run.y1 / run.n
     beta = run.target.directions[:1]
@@ -271,19 +276,21 @@ def _preactivation_grid(z):
 
 def _outlier_grid(z):
     return [(dict(N=z["N"], alpha1=HEADLINE[0], alpha2=HEADLINE[1], target=t, batch=b,
-                  activation="tanh"), s)
+                  activation="tanh", **precision(z, z["N"])), s)
             for t in z.get("targets", ("he3", "he1")) for b in ("reused", "fresh")
             for s in seed_list(z["seeds"])]
 
 
 def _headline_grid(z):
-    return [(dict(N=N, batch=b, alpha1=a1, alpha2=a2, target="he3", activation="tanh"), s)
+    return [(dict(N=N, batch=b, alpha1=a1, alpha2=a2, target="he3", activation="tanh",
+                  **precision(z, N)), s)
             for b, a1, a2 in z.get("settings", HEADLINE_SETTINGS) for N in z["Ns"]
             for s in seed_list(z["seeds"])]
 
 
 def _convergence_grid(z):
-    return [(dict(N=N, alpha1=a1, alpha2=a2, target="he1", activation="tanh"), s)
+    return [(dict(N=N, alpha1=a1, alpha2=a2, target="he1", activation="tanh",
+                  **precision(z, N)), s)
             for a1, a2 in z.get("alphas", CONVERGENCE_ALPHAS) for N in z["Ns"]
             for s in seed_list(z["seeds"])]
 
@@ -298,23 +305,24 @@ def _blowup_grid(z):
 
 PREACTIVATION = Experiment(
     "fs-preactivation", "pre-activation changes of the first step vs N", preactivation_unit,
-    _preactivation_grid, {"small": dict(Ns=[125, 250, 500, 1000], seeds=3),
+    _preactivation_grid, {"small": dict(Ns=[100, 200, 400, 800], seeds=3),
                           "paper": dict(Ns=[512, 1024, 2048, 4096], seeds=3)})
 OUTLIER_COUNTS = Experiment(
     "fs-outliers", "outliers above the bulk edge and the spike census against a null run",
-    outlier_unit, _outlier_grid, {"small": dict(N=1000, seeds=3),
+    outlier_unit, _outlier_grid, {"small": dict(N=800, seeds=3, float32_from=0),
                                   "paper": dict(N=4096, seeds=3)}, cost=2.0)
 HEADLINE_SPREAD = Experiment(
     "fs-spread", "seed-to-seed spread of the He_3 headline statistic", headline_unit,
-    _headline_grid, {"small": dict(Ns=[500, 1000], seeds=8),
+    _headline_grid, {"small": dict(Ns=[400, 800], seeds=8, float32_from=0),
                      "paper": dict(Ns=[1024, 2048, 4096, 8192], seeds=4)})
 CONVERGENCE = Experiment(
     "fs-convergence", "the first spike of W2 against its spiked-matrix prediction",
-    convergence_unit, _convergence_grid, {"small": dict(Ns=[250, 500, 1000, 2000], seeds=3),
+    convergence_unit, _convergence_grid, {"small": dict(Ns=[200, 400, 800, 1600], seeds=3,
+                                                        float32_from=0),
                                           "paper": dict(Ns=[512, 1024, 2048, 4096], seeds=4)})
 BLOWUP = Experiment(
     "fs-blowup", "a polynomial activation with a reused batch", blowup_unit, _blowup_grid,
-    {"small": dict(Ns=[500, 1000], seeds=2), "paper": dict(Ns=[1024, 2048], seeds=2)})
+    {"small": dict(Ns=[400, 800], seeds=2), "paper": dict(Ns=[1024, 2048], seeds=2)})
 
 
 # --- summaries of runs ------------------------------------------------------------------

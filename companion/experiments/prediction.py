@@ -17,6 +17,7 @@ import numpy as np
 
 from ..finite_n import predicted_terms
 from ..validation import positive_real
+from . import sweep_runs
 
 #: a term is "above its floor" when its measured strength exceeds the predicted floor by
 #: this factor (then at least 1 - 1/1.5^2 = 56% of its square is signal)
@@ -25,9 +26,7 @@ ABOVE_FLOOR = 1.5
 
 def _points(runs, prefix: str, K: int, experiment: str):
     """(params, measured means (K,), leading means or None) per stored point."""
-    largest = max(runs.unique("N"))
-    keep = runs.where(predicate=lambda r: not (r.params.get("dtype") == "float32"
-                                               and r.params["N"] < largest))
+    keep = sweep_runs(runs)
     keys = ("N", "alpha1", "alpha2", "activation", "c1", "c2")
     groups = {}
     for r in keep:

@@ -44,7 +44,7 @@ from ..spikes import power_weights
 from ..targets import Link, Target, make_link, make_target
 from ..theory import first_direction_alignment, is_learnable, lambda_count, spiked_rectangular
 from ..validation import seed_list
-from . import Experiment, run_units
+from . import Experiment, precision, run_units
 
 #: (alpha1, alpha2) pairs of the first-direction experiment: two in the one-step phase
 #: (Lambda = 0) and two with added spikes ((0.2, 0.2) and (0.4, 0.25)).
@@ -143,7 +143,8 @@ def _prediction(learnable: bool | None) -> float:
 
 # -- the unit functions ---------------------------------------------------------------------
 def first_direction_unit(N: int, alpha1: float, alpha2: float, batch: str, target: str,
-                         activation: str, seed: int, psi: float = 1.0) -> dict:
+                         activation: str, seed: int, psi: float = 1.0,
+                         dtype: str = "float64") -> dict:
     """E6 (book: dv-first-direction): cos^2(top right singular vector v1 of W2, beta*) for one run
     (d = N, n = psi d), and what it is made of:
 
@@ -166,7 +167,7 @@ def first_direction_unit(N: int, alpha1: float, alpha2: float, batch: str, targe
     m1 = act.m(1)
     run = run_two_steps(int(N), n=None if psi == 1 else max(1, round(psi * N)),
                         alpha1=alpha1, alpha2=alpha2, batch=batch, activation=act,
-                        target=target, seed=seed)
+                        target=target, seed=seed, dtype=dtype)
     tgt = run.target
     beta = tgt.directions[0]
     _, s, Vt = top_singular(run.W2, 1)
@@ -204,7 +205,7 @@ def first_direction_unit(N: int, alpha1: float, alpha2: float, batch: str, targe
 
 
 def projection_unit(N: int, batch: str, alpha1: float, alpha2: float, target: str,
-                    activation: str, m: int, seed: int) -> dict:
+                    activation: str, m: int, seed: int, dtype: str = "float64") -> dict:
     """E7 to E9 (book: dv-learnability): ||P_m beta*||^2, the squared norm of the projection of the
     target direction on the top-``m`` right singular subspace of W2, for one run (d = n = N;
     ``target`` a label of :func:`target_spec`). Result keys:
@@ -220,7 +221,7 @@ def projection_unit(N: int, batch: str, alpha1: float, alpha2: float, target: st
     """
     act = get_activation(activation)
     run = run_two_steps(int(N), alpha1=alpha1, alpha2=alpha2, batch=batch, activation=act,
-                        target=target_spec(target), seed=seed)
+                        target=target_spec(target), seed=seed, dtype=dtype)
     U, s, Vt = top_singular(run.W2, m)
     beta = run.target.directions[0][None]
     out = {"projection": float(subspace_projection(Vt, beta)[0]), "chance": m / run.d,
@@ -337,38 +338,40 @@ def learnability_table(targets, settings=HEADLINE_SETTINGS, activations="tanh",
 
 
 # -- the experiments of this chapter, as units for the book and for reproduce ---------------
-_E6_SIZES = {"small": dict(N=1000, seeds=3), "paper": dict(N=2048, seeds=4)}
-_E7_SIZES = {"small": dict(Ns=[500, 1000, 2000], seeds=3),
+# the chapter's own runs (small) in float32: half the time, the same numbers at the digits shown
+_E6_SIZES = {"small": dict(N=1000, seeds=3, float32_from=0), "paper": dict(N=2048, seeds=4)}
+_E7_SIZES = {"small": dict(Ns=[500, 1000, 2000], seeds=3, float32_from=0),
              "paper": dict(Ns=[1024, 2048, 4096, 8192], seeds=4)}   # the headline: to 8192
-_E8_SIZES = {"small": dict(N=1000, seeds=3), "paper": dict(N=2048, seeds=4)}
-_E9_SIZES = {"small": dict(N=2000, seeds=3), "paper": dict(N=4096, seeds=4)}
+_E8_SIZES = {"small": dict(N=1000, seeds=3, float32_from=0), "paper": dict(N=2048, seeds=4)}
+_E9_SIZES = {"small": dict(N=1000, seeds=3, float32_from=0), "paper": dict(N=4096, seeds=4)}
 
 
-def _proj(N, batch, a1, a2, target="He_3", activation="tanh"):
+def _proj(z, N, batch, a1, a2, target="He_3", activation="tanh"):
     return dict(N=N, batch=batch, alpha1=a1, alpha2=a2, target=target, activation=activation,
-                m=4)
+                m=4, **precision(z, N))
 
 
 def _e6_grid(z):
-    return [(dict(N=z["N"], alpha1=a1, alpha2=a2, batch=b, target="he1", activation="tanh"), s)
+    return [(dict(N=z["N"], alpha1=a1, alpha2=a2, batch=b, target="he1", activation="tanh",
+                  **precision(z, z["N"])), s)
             for (a1, a2) in FIRST_DIRECTION_PAIRS for b in ("reused", "fresh")
             for s in seed_list(z["seeds"])]
 
 
 def _e7_grid(z):
-    return [(_proj(N, b, a1, a2), s) for N in z["Ns"] for (b, a1, a2) in HEADLINE_SETTINGS
+    return [(_proj(z, N, b, a1, a2), s) for N in z["Ns"] for (b, a1, a2) in HEADLINE_SETTINGS
             for s in seed_list(z["seeds"])]
 
 
 def _e8_grid(z):
-    return [(_proj(z["N"], b, *HEADLINE_POINT, target=t), s) for t in TARGET_LABELS
+    return [(_proj(z, z["N"], b, *HEADLINE_POINT, target=t), s) for t in TARGET_LABELS
             for b in ("reused", "fresh") for s in seed_list(z["seeds"])]
 
 
 def _e9_grid(z):
-    out = [(_proj(z["N"], "reused", *HEADLINE_POINT, activation=a), s)
+    out = [(_proj(z, z["N"], "reused", *HEADLINE_POINT, activation=a), s)
            for a in ABLATION_ACTIVATIONS for s in seed_list(z["seeds"])]
-    out += [(_proj(z["N"], "fresh", *HEADLINE_POINT, activation=a), s) for a in ("tanh", "relu")
+    out += [(_proj(z, z["N"], "fresh", *HEADLINE_POINT, activation=a), s) for a in ("tanh", "relu")
             for s in seed_list(z["seeds"])]
     return out
 

@@ -235,10 +235,11 @@
         notes.push("term k = " + k + " should shrink as N grows (exponent " + signed2(e) +
                    ") but its strength grows from " + first.strength[i] + " to " +
                    last.strength[i] + " between N = " + first.N + " and " + last.N);
-      } else if (e > data.line_tol && k <= lambdaCount(a1, a2) && l < 1) {
+      } else if (e > data.line_tol && k <= lambdaCount(a1, a2) && l < +last.threshold) {
         notes.push("term k = " + k + " grows (exponent " + signed2(e) +
-                   ") but its strength is still below the threshold 1 at N = " + last.N +
-                   " (" + last.strength[i] + "): no outlier of its own yet");
+                   ") but its strength is still below the threshold " + last.threshold +
+                   " at N = " + last.N + " (" + last.strength[i] +
+                   "): no outlier of its own yet");
       }
     });
     return notes.length ? "<p class=\"pe-note pe-disagree\">Finite width against the limit, " +
@@ -260,25 +261,33 @@
            "powers of " + m("a", "a") + "; the first spike included. The companion derives " +
            s.limit + " as " + m("N \\to \\infty", "N → ∞") + ".</p>";
       var rows = s.rows.map(function (r) {
-        var mean = +r.mean;
-        var cmp = (mean === s.limit) ? "equal" : (mean < s.limit ? "fewer" : "more");
+        var mean = +r.mean, pc = r.predicted_count;
+        var cmp = (mean === pc) ? "equal" : (mean < pc ? "fewer" : "more");
+        var strengths = r.strength.map(function (v, i) {
+          return v + " <span class=\"pe-pred\">(" + r.predicted[i] + ")</span>"; });
         return "<tr><td>" + r.N + (r.float32 ? "*" : "") + "</td><td>" + r.seeds +
                "</td><td>" + r.mean + "</td><td>" + r.min + "–" + r.max + "</td><td>" +
-               r.strength.join("</td><td>") + "</td><td class=\"pe-l\">" + cmp + "</td></tr>";
+               strengths.join("</td><td>") + "</td><td>" + r.threshold + "</td><td>" + pc +
+               "</td><td class=\"pe-l\">" + cmp + "</td></tr>";
       });
       h += table(null, " class=\"pe-spikes\" data-activation=\"" + esc(s.activation) + "\"",
                  ["<th><i>N</i></th><th>seeds</th><th>mean</th><th>range</th>",
                   "<th>strength <i>k</i> = 1</th><th>2</th><th>3</th>",
-                  "<th class=\"pe-l\">against the limit</th>"], rows) +
+                  "<th>threshold</th><th>predicted</th>",
+                  "<th class=\"pe-l\">against the prediction</th>"], rows) +
            strengthNotes(s, +p.alpha1, +p.alpha2);
     });
     if (h) {
       h += "<p class=\"pe-note\">Mean, range: of the number of spikes over the seeds. " +
            "Strength <i>k</i>: the separate strength of term <i>k</i> (its part orthogonal " +
-           "to the earlier terms); it makes an outlier of its own once it passes about 1 " +
-           "(clearly from about 1.4), or more where the steps also widen the bulk, as " +
-           "GELU's do (chapter Two steps). *: run in single precision (float32) to fit in " +
-           "memory.</p>";
+           "to the earlier terms), measured, and in brackets as the finite-N prediction " +
+           "gives it at this N (chapter Two steps: the saturation-aware mean field, not the " +
+           "limit's exponents). A term makes an outlier of its own once its strength passes " +
+           "the threshold, what the count needs against the null runs' bulk edge (about " +
+           "1.22 for an edge of 2; more where the steps widen the bulk, as GELU's do). " +
+           "Predicted: 1 + the number of terms <i>k</i> = 1..4 predicted above the " +
+           "threshold, the count this N should show. *: run in single precision (float32) " +
+           "to fit in memory.</p>";
     }
     return h;
   }

@@ -49,7 +49,7 @@ def _missing(ax, title: str) -> None:
 def spike_runs(spikes: Runs, point=SPIKE_POINT) -> Runs:
     """The runs of panel (a): the point, default step constants c1 = c2 = 1, without the
     float32 precision checks."""
-    from ..experiments.two_steps import sweep_runs
+    from ..experiments import sweep_runs
 
     sel = spikes.where(alpha1=point[0], alpha2=point[1])
     if len(sel) and "c1" in sel[0].params:

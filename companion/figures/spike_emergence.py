@@ -12,7 +12,7 @@ from ._common import _new_figure, log_axis
 
 def _emergence_runs(runs: Runs) -> Runs:
     """The runs with the default step constants c1 = c2 = 1, precision checks left out."""
-    from ..experiments.two_steps import sweep_runs
+    from ..experiments import sweep_runs
     return sweep_runs(runs.where(c1=1.0, c2=1.0))
 
 

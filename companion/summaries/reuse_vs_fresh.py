@@ -266,7 +266,9 @@ def activations(runs: Runs, stored: Runs | None = None) -> Numbers:
     (``<tag>``, ``<tag>_min``, ``<tag>_max``), the mean second singular value (``<tag>_s2``)
     and the stored runs' spread (``paper_<tag>``); kappa_{2,2} of the smooth two
     (``tanh_k22``, ``shift_k22``); ReLU with a fresh batch (``relu_fresh``,
-    ``paper_relu_fresh``) and the ratio reused/fresh (``relu_ratio``); the mean share of
+    ``paper_relu_fresh``), the ratio reused/fresh (``relu_ratio``), the largest fresh
+    seed (``relu_fresh_max``) and how many reused seeds lie above it (``relu_above``,
+    "2 of 3"); ``N``: the runs' size; the mean share of
     the projection on v_1 (``relu_v1_share``, ``tanh_v1_share``); ReLU's m_2
     (``relu_m2``), E[z g|g|] of He_3 (``he3_z_g_absg``); ``stored``: the caption's
     sentence."""
@@ -296,4 +298,9 @@ def activations(runs: Runs, stored: Runs | None = None) -> Numbers:
     out["paper_relu_fresh"] = _spread(_where(stored, activation="relu", batch="fresh"),
                                       "projection")
     out["relu_ratio"] = fmt_fixed(relu.mean("projection") / relu_fresh.mean("projection"), 1)
+    top_fresh = float(relu_fresh.values("projection").max())
+    out["relu_fresh_max"] = fmt_fixed(top_fresh, 3)
+    out["relu_above"] = (f"{int(np.sum(relu.values('projection') > top_fresh))} of "
+                         f"{len(relu)}")
+    out["N"] = int(max(runs.unique("N")))
     return Numbers(**out)

@@ -18,7 +18,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..activations import get_activation
-from ..book import Numbers, fmt, fmt_interval, fmt_signed
+from ..book import Numbers, fmt, fmt_fixed, fmt_interval, fmt_signed
+from ..experiments import precision_agreement, sweep_runs
 from ..experiments.two_steps import (
     E3_POINTS,
     E4_PAIRS,
@@ -28,12 +29,10 @@ from ..experiments.two_steps import (
     crossing_size,
     fresh_relative_difference,
     local_slopes,
-    precision_agreement,
     sizes_by_N,
-    sweep_runs,
 )
 from ..runs import Runs
-from ..theory import lambda_count, n_spikes, spike_exponent
+from ..theory import KNIFE_EDGE, lambda_count, n_spikes, nearest_line, spike_exponent
 from .two_steps_finite_n import content_table, prediction, spike_content  # noqa: F401
 
 NO_RUNS = "no stored runs"
@@ -75,8 +74,10 @@ def _emergence_runs(runs: Runs) -> Runs:
 def spike_counts(runs: Runs, activations=None) -> dict:
     """The spike count of W2 in the stored spikes-one-by-one runs (``ts-sec-one-by-one``:
     census against the null run, the first spike included), c1 = c2 = 1, precision checks
-    left out: ``{(alpha1, alpha2, activation): {"N", "seeds", "mean", "min", "max"}}``, one
-    array entry per stored N, for every point and activation of ``runs`` (or only those in
+    left out: ``{(alpha1, alpha2, activation): {"N", "seeds", "mean", "min", "max",
+    "strength", "float32"}}``, one array entry per stored N (``strength``: (len N, 3), the
+    mean separate strengths of the terms k = 1, 2, 3, NaN where not stored; ``float32``:
+    whether that size ran in single precision), for every point and activation of ``runs`` (or only those in
     ``activations``). The chapter's prose (:func:`emergence`),
     :func:`companion.figures.two_steps.spike_emergence_counts` and the explorer's spike
     table read this one table."""
@@ -91,8 +92,56 @@ def spike_counts(runs: Runs, activations=None) -> dict:
             "N": np.array(Ns), "seeds": np.array([len(c) for c in counts]),
             "mean": np.array([c.mean() for c in counts]),
             "min": np.array([c.min() for c in counts]),
-            "max": np.array([c.max() for c in counts])}
+            "max": np.array([c.max() for c in counts]),
+            "strength": np.array([[sel.where(N=n).mean(f"strength_k{k}")
+                                   if f"strength_k{k}" in sel[0].result else np.nan
+                                   for k in (1, 2, 3)] for n in Ns]),
+            "float32": np.array([sel.where(N=n)[0].params.get("dtype") == "float32"
+                                 for n in Ns])}
     return table
+
+
+#: Gauss-Hermite nodes per dimension of a sample in :func:`spike_predictions`: the default 40
+#: takes 7 to 10 times longer and moved the strengths at (0.38, 0.45), N = 8192, by at most
+#: 0.07% (tests/test_summaries_two_steps.py bounds it by 0.5%; the explorer's page is built
+#: with the book)
+PREDICTION_NODES = 20
+
+
+def spike_predictions(runs: Runs, activations=None, K: int = 5,
+                      nodes: int = PREDICTION_NODES) -> dict:
+    """The finite-N prediction (``dv-finite-n``, :func:`companion.finite_n.predicted_terms`)
+    beside each row of :func:`spike_counts`: ``{(alpha1, alpha2, activation): {"N",
+    "predicted" (len N, K - 1): the predicted separate strengths of the terms k = 1..K-1,
+    "threshold" (len N,): the strength the census needs against the stored null runs' mean
+    edge (:func:`companion.experiments.calibration.bbp_detection_strength`), "count"
+    (len N,): 1 + the number of predicted terms above it}}``. This, not the limit's
+    exponents, is what a count at a finite N is compared with (the explorer)."""
+    from ..experiments.calibration import bbp_detection_strength
+    from ..finite_n import predicted_terms
+
+    runs = _emergence_runs(runs)
+    out = {}
+    for (a1, a2, act), row in spike_counts(runs, activations).items():
+        pred, thr = [], []
+        for n in row["N"]:
+            edge = runs.where(alpha1=a1, alpha2=a2, activation=act, N=int(n)).mean("edge_null")
+            thr.append(bbp_detection_strength(float(edge)))
+            pred.append(predicted_terms(int(n), a1, a2, act, "he1", K=K,
+                                        sample_nodes=nodes)["strength"][1:])
+        pred, thr = np.array(pred), np.array(thr)
+        out[(a1, a2, act)] = {"N": row["N"], "predicted": pred, "threshold": thr,
+                              "count": 1 + (pred > thr[:, None]).sum(axis=1)}
+    return out
+
+
+def counts_with_range(row: dict) -> str:
+    """Mean spike counts per N from a :func:`spike_counts` row, each followed by its range
+    over the seeds where the seeds disagree: ``"1, 1.75 [1, 2], 2, 2"``. With 4 seeds a
+    bootstrap interval of a mean of small integers says little more than the range, so the
+    range (smallest to largest count) is the interval shown (``ts-obs-one-by-one``)."""
+    return ", ".join(fmt(m, 2) + ("" if lo == hi else f" [{int(lo)}, {int(hi)}]")
+                     for m, lo, hi in zip(row["mean"], row["min"], row["max"]))
 
 
 _EMERGENCE_KEYS = ("Ns", "Nmax", "seeds", "precision", "a_st_counts", "a_gelu_counts",
@@ -100,6 +149,8 @@ _EMERGENCE_KEYS = ("Ns", "Nmax", "seeds", "precision", "a_st_counts", "a_gelu_co
                    "b_k2_st", "b_k3_st", "b_k3_cross", "b_k2_gelu", "b_k2_gelu_thr",
                    "gelu_Nmax", "b_k2_gelu_cross", "a_k2_tanh_first", "a_k2_tanh_last",
                    "a_k2_tanh_slope")
+#: theory values of :func:`emergence`, shown also without stored runs
+_EDGE_KEYS = ("a_edge_k", "a_edge_exponent", "b_edge_k", "b_edge_exponent", "knife_edge")
 
 
 def emergence(runs: Runs | None) -> Numbers:
@@ -109,7 +160,11 @@ def emergence(runs: Runs | None) -> Numbers:
     * ``Ns``, ``Nmax``, ``seeds``: the stored sizes, the largest, the seeds of
       tanh(z + 1/2) there; ``precision``: how much float32 moves a strength;
     * ``{a,b}_{st,gelu,tanh}_counts``: mean spike count per N at (0.30, 0.38) (``a``) and
-      (0.38, 0.45) (``b``) for tanh(z + 1/2), GELU and tanh (:func:`spike_counts`);
+      (0.38, 0.45) (``b``) for tanh(z + 1/2), GELU and tanh (:func:`spike_counts`), with the
+      range over the seeds where they disagree (:func:`counts_with_range`);
+    * ``{a,b}_edge_k``, ``{a,b}_edge_exponent``: the phase line nearest to each point and
+      the exponent of its term (:func:`companion.theory.nearest_line`: -0.02 and -0.03,
+      within ``knife_edge`` of zero);
     * at (0.38, 0.45) and the largest N, tanh(z + 1/2): ``thr`` (half the null run's bulk
       edge), ``b_k2_st`` and ``b_k3_st`` (separate strengths), ``b_k3_cross`` (the N where
       the k = 3 term would cross, grown with its exponent); GELU at its largest stored size
@@ -117,8 +172,12 @@ def emergence(runs: Runs | None) -> Numbers:
     * tanh at (0.30, 0.38): the k = 2 strength at the smallest and largest N
       (``a_k2_tanh_first``, ``a_k2_tanh_last``) and its fitted slope in log N.
     """
+    edges = {"knife_edge": fmt_fixed(KNIFE_EDGE)}
+    for tag, point in zip("ab", EMERGENCE_POINTS):
+        k, e = nearest_line(*point)
+        edges.update({f"{tag}_edge_k": k, f"{tag}_edge_exponent": fmt_signed(e)})
     if runs is None or not len(runs):
-        return Numbers(**dict.fromkeys(_EMERGENCE_KEYS, "n/a"))
+        return Numbers(**dict.fromkeys(_EMERGENCE_KEYS, "n/a"), **edges)
     agreement = precision_agreement(runs, [f"strength_k{k}" for k in range(4)])
     worst = max((v for v in agreement.values() if v is not None), default=None)
     counts = spike_counts(runs)
@@ -129,7 +188,7 @@ def emergence(runs: Runs | None) -> Numbers:
     for tag, point in zip("ab", EMERGENCE_POINTS):
         for short, act in (("st", "shifted_tanh"), ("gelu", "gelu"), ("tanh", "tanh")):
             row = counts.get((*point, act))
-            out[f"{tag}_{short}_counts"] = "n/a" if row is None else fmt(row["mean"], 2)
+            out[f"{tag}_{short}_counts"] = "n/a" if row is None else counts_with_range(row)
     st = runs.where(N=Ns[-1], alpha1=0.38, alpha2=0.45, activation="shifted_tanh")
     thr = st.mean("edge_null") / 2
     out.update(thr=fmt(thr), b_k2_st=fmt(st.mean("strength_k2")),
@@ -148,7 +207,7 @@ def emergence(runs: Runs | None) -> Numbers:
     out.update(a_k2_tanh_first=fmt(k2[0].mean()), a_k2_tanh_last=fmt(k2[-1].mean()),
                a_k2_tanh_slope=fmt_signed(np.polyfit(np.log(Ns), np.log(k2.mean(axis=1)),
                                                      1)[0]))
-    return Numbers(**out)
+    return Numbers(**out, **edges)
 
 
 def step_constants(runs: Runs | None) -> str:
@@ -199,13 +258,18 @@ def phase(runs: Runs, stored: Runs | None = None) -> Numbers:
     """The numbers of the phase diagram (``fig-ts-phase``, ``ts-obs-phase``): ``N`` and
     ``seeds``, the largest size and the seeds of the chapter's runs; ``n_points``: the E3
     points; ``agree`` and ``agree_paper``: at how many of them the local exponent of T_2
-    has the predicted sign, with the chapter's runs and the stored ones; ``paper_N``: the
-    largest stored size."""
+    has the predicted sign, with the chapter's runs and the stored ones; ``wrong`` and
+    ``wrong_up``: at how many the chapter's runs have the wrong sign, and at how many of
+    those the measured exponent is above the predicted one (the upward bias of small N,
+    ``ts-obs-exponents``); ``paper_N``: the largest stored size."""
     Nmax = max(runs.unique("N"))
     seeds = len(runs.where(alpha1=E3_POINTS[0][0], alpha2=E3_POINTS[0][1], N=Nmax))
     has = stored is not None and len(stored)
+    predicted = [spike_exponent(a1, a2, 2) for a1, a2 in E3_POINTS]
+    wrong = [(s, e) for s, e in zip(_last_slopes(runs), predicted) if np.sign(s) != np.sign(e)]
     return Numbers(N=Nmax, seeds=seeds, n_points=len(E3_POINTS), agree=_sign_agreement(runs),
-                   agree_paper=_sign_agreement(stored),
+                   agree_paper=_sign_agreement(stored), wrong=len(wrong),
+                   wrong_up=sum(s > e for s, e in wrong),
                    paper_N=max(stored.unique("N")) if has else "n/a")
 
 

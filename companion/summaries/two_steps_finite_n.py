@@ -12,7 +12,7 @@ import numpy as np
 
 from ..activations import get_activation
 from ..book import Numbers, fmt
-from ..experiments.two_steps import sweep_runs
+from ..experiments import sweep_runs
 from ..runs import Runs
 
 

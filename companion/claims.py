@@ -170,6 +170,8 @@ def render() -> str:
                 text += " (float32)"
             elif "float32_from" in z:
                 text += f" (float32 from {z['float32_from']})"
+            if "float32" in z:          # E12: one larger size in float32, at fewer units
+                text += f"; {z['float32']['N']} in float32, seeds {z['float32']['seeds']}"
             return text.replace("[", "").replace("]", "")
 
         lines.append(f"| {eid} | {_cell(exp.title)} | {sizes('small')} | {sizes('paper')} |")

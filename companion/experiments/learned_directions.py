@@ -56,8 +56,12 @@ BATCHES = ("reused", "fresh")
 E12_POINTS: tuple[tuple[float, float], ...] = ((0.30, 0.45), (0.25, 0.38))
 E12_ACTIVATION = "shifted_tanh"
 E12_TARGET = "he1+he3"
+#: paper: float64 up to 4096 at every point and batch; ``float32``: the larger size in
+#: float32 (half the time and memory) at ``points`` and ``batches`` only
 _E12_SIZES = {"small": dict(Ns=[256, 512], seeds=2),
-              "paper": dict(Ns=[512, 1024, 2048], seeds=3)}
+              "paper": dict(Ns=[512, 1024, 2048, 4096], seeds=6,
+                            float32=dict(N=8192, seeds=4, points=[[0.30, 0.45]],
+                                         batches=["reused"]))}
 
 
 @lru_cache(maxsize=64)
@@ -180,12 +184,101 @@ def direction_carriers(runs: Runs, N: int | None = None, level: float = 0.95,
     return out
 
 
+def full_size(runs: Runs) -> int:
+    """The largest N at which every point and batch of ``runs`` ran (E12's float32 size
+    has the first point's reused batch only)."""
+    full = [N for N in runs.unique("N")
+            if len(runs.where(N=N).groups("alpha1", "alpha2", "batch"))
+            == len(runs.groups("alpha1", "alpha2", "batch"))]
+    return max(full) if full else max(runs.unique("N"))
+
+
+def has_order(r, k: int, suffix: str = "", counted: bool = True) -> bool:
+    """Whether a unit's run (``suffix`` "") or null run ("_null") has a spike of order
+    ``k`` that the census counts (``counted``) or, else, any on the powers of a."""
+    on = (np.asarray(r["counted" + suffix]) if counted
+          else np.asarray(r["weight" + suffix]) >= MIN_WEIGHT)
+    return bool(np.any(on & (np.asarray(r["order" + suffix]) == k)))
+
+
+def carrier_cos2(r, k: int = 2, j: int = 1, suffix: str = "") -> float:
+    """cos^2 with target direction ``j`` of the largest singular value whose left vector
+    leans most on q_{k+1} with weight >= MIN_WEIGHT, counted or not (NaN if none): the
+    reading of :func:`direction_carriers` with ``counted_only=False``, for one unit."""
+    mask = ((np.asarray(r["weight" + suffix]) >= MIN_WEIGHT)
+            & (np.asarray(r["order" + suffix]) == k))
+    return float(np.asarray(r["cos2" + suffix])[int(np.argmax(mask)), j]) if mask.any() \
+        else float("nan")
+
+
+def max_cos2(r, j: int = 1, suffix: str = "_null") -> float:
+    """The largest cos^2 with target direction ``j`` of any singular value on the powers of
+    a (weight >= MIN_WEIGHT) of a unit's null run (``suffix``), 0 if there is none."""
+    on = np.asarray(r["weight" + suffix]) >= MIN_WEIGHT
+    return float(np.asarray(r["cos2" + suffix])[on, j].max(initial=0.0))
+
+
+def count_by_N(runs: Runs, point=E12_POINTS[0], k: int = 2, level: float = 0.95) -> list[dict]:
+    """How often the census counts a spike of order ``k`` at ``point``, size by size: one
+    dict per (N, batch, run or null) with ``seeds``, ``fraction`` (of the seeds whose
+    census counts one; the null run's spikes are counted against the same edge) and its
+    bootstrap interval over the seeds ``low``, ``high``; ``dtype`` ("float32" where the
+    size ran in float32)."""
+    out = []
+    sel = runs.where(alpha1=point[0], alpha2=point[1])
+    for (N, batch), group in sorted(sel.groups("N", "batch").items()):
+        for suffix, name in (("", "run"), ("_null", "null")):
+            hits = np.array([has_order(r, k, suffix) for r in group], float)
+            low, high = bootstrap_interval(hits, level)
+            out.append({"N": N, "batch": batch, "run": name, "seeds": len(group),
+                        "fraction": float(hits.mean()), "low": float(low), "high": float(high),
+                        "dtype": group[0].params.get("dtype", "float64")})
+    return out
+
+
+def content_by_N(runs: Runs, point=E12_POINTS[0], k: int = 2, j: int = 1,
+                 level: float = 0.95) -> list[dict]:
+    """What the spike of order ``k`` carries of target direction ``j`` at ``point``, size by
+    size (counted or not, :func:`carrier_cos2`): one dict per (N, batch) with ``seeds``,
+    ``present`` (fraction of seeds with such a spike), ``mean``, ``low``, ``high`` (seed
+    mean of its cos^2 and bootstrap interval over the seeds that have one), ``null_mean``,
+    ``null_low``, ``null_high`` (the same for the largest cos^2 of any null-run spike on
+    the powers of a, :func:`max_cos2`), ``max_mean``, ``max_low``, ``max_high`` (the
+    largest of the run's own spikes on the powers of a: a fresh batch's best carrier) and
+    ``chance`` = 1/d."""
+    out = []
+    sel = runs.where(alpha1=point[0], alpha2=point[1])
+    for (N, batch), group in sorted(sel.groups("N", "batch").items()):
+        vals = np.array([carrier_cos2(r, k, j) for r in group])
+        have = vals[np.isfinite(vals)]
+        nulls = np.array([max_cos2(r, j) for r in group])
+        low, high = bootstrap_interval(have, level) if len(have) else (np.nan, np.nan)
+        nlow, nhigh = bootstrap_interval(nulls, level)
+        best = np.array([max_cos2(r, j, suffix="") for r in group])
+        blow, bhigh = bootstrap_interval(best, level)
+        out.append({"N": N, "batch": batch, "seeds": len(group),
+                    "present": len(have) / len(group),
+                    "mean": float(have.mean()) if len(have) else float("nan"),
+                    "low": float(low), "high": float(high), "null_mean": float(nulls.mean()),
+                    "null_low": float(nlow), "null_high": float(nhigh),
+                    "max_mean": float(best.mean()), "max_low": float(blow),
+                    "max_high": float(bhigh), "chance": 1.0 / N})
+    return out
+
+
 def _e12_grid(z):
-    # the largest size first: an interrupted run has the sizes that decide the statement
-    return [(dict(N=N, alpha1=a1, alpha2=a2, batch=b, activation=E12_ACTIVATION,
-                  target=E12_TARGET), s)
-            for N in sorted(z["Ns"], reverse=True) for (a1, a2) in E12_POINTS
-            for b in BATCHES for s in seed_list(z["seeds"])]
+    # the largest size first: an interrupted run has the sizes that decide the statement;
+    # the float32 size last (float64 units keep the parameters they always had)
+    out = [(dict(N=N, alpha1=a1, alpha2=a2, batch=b, activation=E12_ACTIVATION,
+                 target=E12_TARGET), s)
+           for N in sorted(z["Ns"], reverse=True) for (a1, a2) in E12_POINTS
+           for b in BATCHES for s in seed_list(z["seeds"])]
+    if "float32" in z:
+        g = z["float32"]
+        out += [(dict(N=g["N"], alpha1=a1, alpha2=a2, batch=b, activation=E12_ACTIVATION,
+                      target=E12_TARGET, dtype="float32"), s)
+                for (a1, a2) in g["points"] for b in g["batches"] for s in seed_list(g["seeds"])]
+    return out
 
 
 LEARNED_DIRECTIONS = Experiment("E12", "distinct spikes learn distinct directions (he1+he3, "

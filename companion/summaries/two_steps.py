@@ -9,7 +9,8 @@ Each ``Numbers`` function reads ``"n/a"`` where the stored runs it needs are abs
 :func:`spike_counts` is the one place the stored spike counts are aggregated over seeds:
 the chapter's prose and :func:`companion.figures.two_steps.spike_emergence_counts` read it.
 What each spike carries (E12) and the finite-N prediction (:func:`spike_content`,
-:func:`prediction`) live in :mod:`companion.summaries.two_steps_finite_n` and are re-exported.
+:func:`content_table`, :func:`prediction`) live in :mod:`companion.summaries.two_steps_finite_n`
+and are re-exported.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from ..experiments.two_steps import (
 )
 from ..runs import Runs
 from ..theory import KNIFE_EDGE, lambda_count, n_spikes, nearest_line, spike_exponent
-from .two_steps_finite_n import prediction, spike_content  # noqa: F401  (re-exported)
+from .two_steps_finite_n import content_table, prediction, spike_content  # noqa: F401
 
 NO_RUNS = "no stored runs"
 

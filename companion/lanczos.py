@@ -137,23 +137,28 @@ def _checked(W, k) -> tuple[np.ndarray, int]:
     return W, k
 
 
-def top_singular_each(matrices, k: int) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+def top_singular_each(matrices, k) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """:func:`top_singular` of each matrix, computed at once on the machine's cores (one
     matrix per Python thread, each with single-threaded BLAS, see :mod:`companion.blas`).
+    ``k``: one number for every matrix, or one per matrix.
 
     Each result is the one :func:`top_singular` gives with one BLAS thread: it does not depend
     on how the matrices are shared out. Faster than one after the other because a third of
     the block method's time is small operations (the Rayleigh-Ritz eigensolver, Cholesky QR)
     that use one core: 0.93 s instead of 1.26 s for the top 8 of W0, W1 and W2 at N = 2048
     on 2 cores (``benchmarks/run.py``)."""
-    matrices = [_checked(W, k)[0] for W in matrices]
+    matrices = list(matrices)
+    ks = [k] * len(matrices) if np.ndim(k) == 0 else list(k)
+    if len(ks) != len(matrices):
+        raise ValueError(f"k must be one number or one per matrix ({len(matrices)}), got {k!r}")
+    jobs = [_checked(W, kk) for W, kk in zip(matrices, ks)]
     threads = blas_threads()
-    need = sum(top_singular_bytes(*W.shape, k, W.dtype.itemsize) for W in matrices)
+    need = sum(top_singular_bytes(*W.shape, kk, W.dtype.itemsize) for W, kk in jobs)
     if threads == 1 or need > 0.5 * available_memory_bytes():
-        return [_top_singular(W, k)[0] for W in matrices]     # one at a time
+        return [_top_singular(W, kk)[0] for W, kk in jobs]     # one at a time
     # up to two matrices per core: three on two cores finish together rather than the
     # third alone on one core
-    return map_single_threaded(lambda W: _top_singular(W, k)[0], matrices, 2 * threads)
+    return map_single_threaded(lambda job: _top_singular(*job)[0], jobs, 2 * threads)
 
 
 def _top_singular(W: np.ndarray, k: int):

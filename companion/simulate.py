@@ -11,8 +11,8 @@ import numpy as np
 from .alignment import cos2_with_directions, subspace_projection
 from .finite_n import predicted_terms
 from .network import run_two_steps
-from .spectra import count_outliers, mp_edges, top_singular, top_singular_each
-from .spikes import K_POWERS, TOP, off_powers_edge, spike_census, spike_records
+from .spectra import count_outliers, mp_edges, top_singular_each
+from .spikes import K_POWERS, TOP, off_powers, spike_census, spike_records
 from .theory import first_direction_alignment, is_learnable, lambda_count, n_spikes
 
 TOP_K = 8
@@ -56,7 +56,15 @@ def simulate(N: int = _D["N"], d: int | None = None, n: int | None = None,
     run = run_two_steps(N=N, d=d, n=n, alpha1=alpha1, alpha2=alpha2, batch=batch,
                         activation=activation, target=target, noise=noise, seed=seed, dtype=dtype,
                         c1=c1, c2=c2)
-    spectra = dict(zip(("W0", "W1", "W2"), top_singular_each((run.W0, run.W1, run.W2), top_k)))
+    # W2's top TOP serve the spike records too, and without a null run W2's own edge off the
+    # powers of a is computed beside them (four top-k at once: about 0.6 s less at N = 2048)
+    top_W2 = min(max(top_k, TOP), run.N, run.d)
+    jobs = ((run.W0, top_k), (run.W1, top_k), (run.W2, top_W2))
+    if not null:
+        jobs += ((off_powers(run.W2, run.a), 1),)
+    found = top_singular_each([W for W, _ in jobs], [k for _, k in jobs])
+    W2_triplets = U2, s2, Vt2 = found[2]
+    spectra = {"W0": found[0], "W1": found[1], "W2": (U2[:, :top_k], s2[:top_k], Vt2[:top_k])}
     edge = mp_edges(run.N / run.d)[1]
     _, s2, Vt2 = spectra["W2"]
     tgt = run.target
@@ -90,7 +98,7 @@ def simulate(N: int = _D["N"], d: int | None = None, n: int | None = None,
                                  activation=activation, target=tgt, noise=noise, seed=seed,
                                  dtype=dtype, c1=c1, c2=c2, null_labels=True)
         census = spike_census(run.W2, run.a, null_run.W2, W0=run.W0,
-                              directions=tgt.directions)
+                              directions=tgt.directions, top=top_W2, triplets=W2_triplets)
         del null_run
         out["singular_values"]["W2_null"] = _r(census["s_null"][:top_k])
         out["null_bulk_edge"] = _r(census["edge"])
@@ -101,10 +109,10 @@ def simulate(N: int = _D["N"], d: int | None = None, n: int | None = None,
                                                     census["edge"], census["triplets"],
                                                     uncounted=True))
     else:
-        edge_self = off_powers_edge(run.W2, run.a)
+        edge_self = float(found[3][1][0])         # the top singular value off the powers
         out["spike_edge"] = _r(edge_self)
         out["spikes"] = _records(spike_records(run.W2 - run.W0, run.a, tgt.directions,
-                                               edge_self, top_singular(run.W2, TOP)))
+                                               edge_self, W2_triplets))
     for key, is_null in (("spikes", False), ("edge_spikes", False), ("null_spikes", True)):
         predicted = _predicted(run, batch, c1, c2, is_null) if key in out else None
         for rec in out.get(key, []):

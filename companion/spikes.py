@@ -71,12 +71,18 @@ def power_weights(U, a, K: int = K_POWERS) -> np.ndarray:
     return (U.T @ Q) ** 2
 
 
-def off_powers_edge(W, a, K: int = K_POWERS) -> float:
-    """Top singular value of (I - Q Q^T) W, Q the Gram-Schmidt powers of a: the edge of the
-    bulk of W once every spike on the powers of a is removed."""
+def off_powers(W, a, K: int = K_POWERS) -> np.ndarray:
+    """(I - Q Q^T) W, Q the Gram-Schmidt powers of a: W without its rows along the powers of
+    a, where every spike of the expansion has its left vector."""
     W = finite_array(W, "W", 2)
     Q = a_power_basis(a, K).astype(W.dtype, copy=False)
-    return float(top_singular(W - Q @ (Q.T @ W), 1)[1][0])
+    return W - Q @ (Q.T @ W)
+
+
+def off_powers_edge(W, a, K: int = K_POWERS) -> float:
+    """Top singular value of :func:`off_powers`: the edge of the bulk of W once every spike
+    on the powers of a is removed."""
+    return float(top_singular(off_powers(W, a, K), 1)[1][0])
 
 
 def count_spikes(s, weights, edge: float, margin: float = MARGIN,

@@ -351,3 +351,19 @@ def test_top_singular_through_row_blocks(shape, monkeypatch, no_fallback):
     # a block of rows narrower than a chunk: one whole product
     monkeypatch.setattr(blas, "_SMALL_GEMM", 16 * 300 * 4)
     assert blas.small_gemm_rows(W if shape[0] >= shape[1] else W.T, 16) == 0
+
+
+def test_top_singular_each_takes_one_k_per_matrix():
+    from threadpoolctl import threadpool_limits
+
+    mats = [_spiked(500, 400, spikes, seed) for seed, spikes in
+            enumerate(((3.0,), (5.0, 2.5), ()))]
+    with threadpool_limits(limits=2, user_api="blas"):
+        each = cp.top_singular_each(mats, [4, 12, 1])
+    with threadpool_limits(limits=1, user_api="blas"):
+        alone = [cp.top_singular(W, k) for W, k in zip(mats, [4, 12, 1])]
+    for got, ref in zip(each, alone):
+        assert all(np.array_equal(x, y) for x, y in zip(got, ref))
+    assert [len(s) for _, s, _ in each] == [4, 12, 1]
+    with pytest.raises(ValueError, match="one per matrix"):
+        cp.top_singular_each(mats, [4, 12])

@@ -156,8 +156,7 @@ def top_singular_each(matrices, k) -> list[tuple[np.ndarray, np.ndarray, np.ndar
     need = sum(top_singular_bytes(*W.shape, kk, W.dtype.itemsize) for W, kk in jobs)
     if threads == 1 or need > 0.5 * available_memory_bytes():
         return [_top_singular(W, kk)[0] for W, kk in jobs]     # one at a time
-    # up to two matrices per core: three on two cores finish together rather than the
-    # third alone on one core
+    # up to two matrices per core: three on two cores finish together, not the third alone
     return map_single_threaded(lambda job: _top_singular(*job)[0], jobs, 2 * threads)
 
 
@@ -388,11 +387,8 @@ def _block_lanczos(W: np.ndarray, k: int, b: int, max_steps: int, seed: int, wid
 
 
 def _top_eigenpairs(H: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
-    """The n largest eigenvalues of the symmetric H, decreasing, and their eigenvectors.
-
-    NumPy's eigh computes all pairs: SciPy's subset solver (``driver="evr"``) is 1.2 to 1.3
-    times faster for the whole top-k at N = 256 to 512 and level at 1024 (measured), but
-    importing ``scipy.linalg`` costs 0.3 s of every command line run."""
+    """The n largest eigenvalues of the symmetric H, decreasing, and their eigenvectors
+    (NumPy's eigh: SciPy's subset solver is faster at N <= 512 only, and costs 0.3 s to import)."""
     theta, Z = np.linalg.eigh(H)
     return theta[::-1][:n], Z[:, ::-1][:, :n]
 

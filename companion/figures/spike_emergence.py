@@ -28,16 +28,17 @@ def _stored_runs_absent():
 
 def spike_emergence_strengths(runs: Runs | None, activations=("shifted_tanh", "gelu")):
     """Separate strength of each term k against N (log-log), one row per point and one
-    column per activation: markers the mean over seeds with a 95% bootstrap interval, dotted
-    lines the theory's exponent alpha2 - k (1/2 - alpha1) anchored at the largest N and
-    continued to the N where the term is predicted to reach the threshold (listed in the
-    panel), grey dashed the threshold (half the null run's bulk edge: 1 for the W0 bulk at
-    N = d; higher where the update widens the bulk, as with GELU). Shown: the terms
-    k = 1..Lambda and, at Lambda = 1, also k = 2 (predicted to shrink). Without stored runs
-    (``None``) the figure says so."""
+    column per activation: markers the mean over seeds with a 95% bootstrap interval, solid
+    lines the finite-N prediction of each term (:func:`companion.finite_n.predicted_terms`,
+    book: dv-finite-n) on N = 2^j from the smallest stored N to 16 times the largest, grey
+    dashed the threshold (half the null run's bulk edge: 1 for the W0 bulk at N = d; higher
+    where the update widens the bulk, as with GELU; the census needs about 1.22 times it,
+    ``fs-obs-calibration``). Shown: the terms k = 1..Lambda and, at Lambda = 1, also k = 2.
+    Without stored runs (``None``) the figure says so."""
     from .. import plotting as cplt
-    from ..experiments.two_steps import EMERGENCE_POINTS, crossing_size
-    from ..theory import lambda_count, spike_exponent
+    from ..experiments.two_steps import EMERGENCE_POINTS
+    from ..finite_n import predicted_terms
+    from ..theory import lambda_count
 
     if runs is None or not len(runs):
         return _stored_runs_absent()
@@ -58,7 +59,10 @@ def spike_emergence_strengths(runs: Runs | None, activations=("shifted_tanh", "g
             ax.plot(Ns, threshold, color=cplt.PALETTE["null"], linestyle="--", linewidth=1.5,
                     label="threshold (bulk edge / 2)")
             top = Ns[-1] * 16
-            notes = []
+            grid = 2 ** np.arange(int(np.log2(Ns[0])), int(np.log2(top)) + 1)
+            # one prediction per size serves every term (cached per point and size)
+            predicted = np.array([predicted_terms(int(n), a1, a2, act, "he1", K=5)["strength"]
+                                  for n in grid])
             for k in orders:
                 style = cplt.TERM_STYLE[k]
                 mean = np.array([r.mean(f"strength_k{k}") for r in by_N])
@@ -66,20 +70,10 @@ def spike_emergence_strengths(runs: Runs | None, activations=("shifted_tanh", "g
                 cplt.sim_points(ax, Ns, mean, np.stack([mean - lo, hi - mean]),
                                 color=style["color"], marker=style["marker"],
                                 label=f"term $k = {k}$")
-                e = spike_exponent(a1, a2, k)
-                n_cross = crossing_size(Ns[-1], mean[-1], e, threshold[-1])
-                end = min(max(n_cross, Ns[-1]), top) if np.isfinite(n_cross) else top
-                grid = np.geomspace(Ns[0], end, 50)
-                cplt.theory_line(ax, grid, mean[-1] * (grid / Ns[-1]) ** e,
-                                 color=style["color"], linestyle=":", linewidth=1.6)
-                if k <= lam and mean[-1] < threshold[-1]:
-                    where = (f"{n_cross:.0e}".replace("e+0", "e").replace("e+", "e")
-                             if np.isfinite(n_cross) else "never")
-                    notes.append(f"$k = {k}$ crosses at $N \\approx$ {where}")
-            if notes:
-                ax.text(0.97, 0.04, "\n".join(notes), transform=ax.transAxes, ha="right",
-                        va="bottom", fontsize=8.5, color="#333333",
-                        bbox=dict(boxstyle="round,pad=0.25", fc="white", ec="#cccccc"))
+                cplt.theory_line(ax, grid, predicted[:, k], color=style["color"],
+                                 linestyle="-", linewidth=1.3, alpha=0.8)
+            ax.plot([], [], color="#555555", linestyle="-", linewidth=1.3,
+                    label="finite-N prediction")
             ax.set_yscale("log")
             log_axis(ax, [n for n in (256, 1024, 4096, 16384, 65536) if Ns[0] <= n <= top],
                      kilo=True)

@@ -151,12 +151,6 @@ def test_spike_emergence_run_at_a_tiny_size():
     np.testing.assert_array_equal(st["s"], again["s"])
 
 
-def test_crossing_size():
-    assert ex.crossing_size(1000, 0.5, 0.25) == pytest.approx(1000 * 2 ** 4)
-    assert ex.crossing_size(1000, 1.5, 0.25) == 1000
-    assert ex.crossing_size(1000, 0.5, 0.0) == float("inf")
-
-
 def test_a_float32_sweep_keeps_every_size_and_a_precision_check_is_its_twin():
     from companion.experiments import precision, precision_agreement, sweep_runs
     from companion.runs import Run, Runs

@@ -253,18 +253,6 @@ def spike_emergence_run(N: int, alpha1: float, alpha2: float, activation="shifte
     return out
 
 
-def crossing_size(N, strength, exponent: float, threshold: float = 1.0) -> float:
-    """The N at which a term of measured ``strength`` at size ``N``, growing as
-    N^exponent, reaches ``threshold`` (the BBP threshold, 1 at N = d): N (threshold /
-    strength)^(1/exponent). ``inf`` when the exponent is not positive and the term is below
-    the threshold; ``N`` itself when it is already above."""
-    if strength >= threshold:
-        return float(N)
-    if exponent <= 0:
-        return float("inf")
-    return float(N) * (threshold / strength) ** (1.0 / exponent)
-
-
 # -- the experiments of this chapter, as units for the book and for reproduce ---------------
 #: E3: points of the phase diagram (reused, tanh, He_1); E4: the exponent check; E5: two
 #: steps = one step below alpha1 + alpha2 = 1/2 (reused) and not for a fresh batch.

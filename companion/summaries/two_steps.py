@@ -26,7 +26,6 @@ from ..experiments.two_steps import (
     E11_CONSTANTS,
     EMERGENCE_POINTS,
     bbp_position,
-    crossing_size,
     fresh_relative_difference,
     local_slopes,
     sizes_by_N,
@@ -36,11 +35,6 @@ from ..theory import KNIFE_EDGE, lambda_count, n_spikes, nearest_line, spike_exp
 from .two_steps_finite_n import content_table, prediction, spike_content  # noqa: F401
 
 NO_RUNS = "no stored runs"
-
-
-def _sci(x: float) -> str:
-    """A size to two significant digits in short scientific notation: ``1.9e5``."""
-    return f"{x:.1e}".replace("e+0", "e").replace("e+", "e")
 
 
 def _precision(worst) -> str:
@@ -146,8 +140,8 @@ def counts_with_range(row: dict) -> str:
 
 _EMERGENCE_KEYS = ("Ns", "Nmax", "seeds", "precision", "a_st_counts", "a_gelu_counts",
                    "a_tanh_counts", "b_st_counts", "b_gelu_counts", "b_tanh_counts", "thr",
-                   "b_k2_st", "b_k3_st", "b_k3_cross", "b_k2_gelu", "b_k2_gelu_thr",
-                   "gelu_Nmax", "b_k2_gelu_cross", "a_k2_tanh_first", "a_k2_tanh_last",
+                   "b_k2_st", "b_k3_st", "b_k2_gelu", "b_k2_gelu_thr",
+                   "gelu_Nmax", "a_k2_tanh_first", "a_k2_tanh_last",
                    "a_k2_tanh_slope")
 #: theory values of :func:`emergence`, shown also without stored runs
 _EDGE_KEYS = ("a_edge_k", "a_edge_exponent", "b_edge_k", "b_edge_exponent", "knife_edge")
@@ -166,9 +160,9 @@ def emergence(runs: Runs | None) -> Numbers:
       the exponent of its term (:func:`companion.theory.nearest_line`: -0.02 and -0.03,
       within ``knife_edge`` of zero);
     * at (0.38, 0.45) and the largest N, tanh(z + 1/2): ``thr`` (half the null run's bulk
-      edge), ``b_k2_st`` and ``b_k3_st`` (separate strengths), ``b_k3_cross`` (the N where
-      the k = 3 term would cross, grown with its exponent); GELU at its largest stored size
-      ``gelu_Nmax``: ``b_k2_gelu``, ``b_k2_gelu_thr``, ``b_k2_gelu_cross``;
+      edge), ``b_k2_st`` and ``b_k3_st`` (separate strengths); GELU at its largest stored
+      size ``gelu_Nmax``: ``b_k2_gelu``, ``b_k2_gelu_thr`` (the crossing sizes come from the
+      finite-N prediction, :func:`prediction`);
     * tanh at (0.30, 0.38): the k = 2 strength at the smallest and largest N
       (``a_k2_tanh_first``, ``a_k2_tanh_last``) and its fitted slope in log N.
     """
@@ -192,16 +186,12 @@ def emergence(runs: Runs | None) -> Numbers:
     st = runs.where(N=Ns[-1], alpha1=0.38, alpha2=0.45, activation="shifted_tanh")
     thr = st.mean("edge_null") / 2
     out.update(thr=fmt(thr), b_k2_st=fmt(st.mean("strength_k2")),
-               b_k3_st=fmt(st.mean("strength_k3")),
-               b_k3_cross=_sci(crossing_size(Ns[-1], st.mean("strength_k3"),
-                                             spike_exponent(0.38, 0.45, 3), thr)))
+               b_k3_st=fmt(st.mean("strength_k3")))
     gelu = runs.where(alpha1=0.38, alpha2=0.45, activation="gelu")
     gN = max(gelu.unique("N"))                   # GELU's largest stored size
     gelu = gelu.where(N=gN)
     gthr = gelu.mean("edge_null") / 2
-    out.update(b_k2_gelu=fmt(gelu.mean("strength_k2")), b_k2_gelu_thr=fmt(gthr), gelu_Nmax=gN,
-               b_k2_gelu_cross=_sci(crossing_size(gN, gelu.mean("strength_k2"),
-                                                  spike_exponent(0.38, 0.45, 2), gthr)))
+    out.update(b_k2_gelu=fmt(gelu.mean("strength_k2")), b_k2_gelu_thr=fmt(gthr), gelu_Nmax=gN)
     t = runs.where(alpha1=0.30, alpha2=0.38, activation="tanh")
     k2 = np.array([t.where(N=n).values("strength_k2") for n in Ns])
     out.update(a_k2_tanh_first=fmt(k2[0].mean()), a_k2_tanh_last=fmt(k2[-1].mean()),

@@ -63,10 +63,10 @@ def simulate(N: int = _D["N"], d: int | None = None, n: int | None = None,
     if not null:
         jobs += ((off_powers(run.W2, run.a), 1),)
     found = top_singular_each([W for W, _ in jobs], [k for _, k in jobs])
-    W2_triplets = U2, s2, Vt2 = found[2]
-    spectra = {"W0": found[0], "W1": found[1], "W2": (U2[:, :top_k], s2[:top_k], Vt2[:top_k])}
+    W2_triplets = found[2]                   # the top top_W2; the top top_k are reported
+    U2, s2, Vt2 = (W2_triplets[0][:, :top_k], W2_triplets[1][:top_k], W2_triplets[2][:top_k])
+    spectra = {"W0": found[0], "W1": found[1], "W2": (U2, s2, Vt2)}
     edge = mp_edges(run.N / run.d)[1]
-    _, s2, Vt2 = spectra["W2"]
     tgt = run.target
     psi = run.n / run.d
     out = {

@@ -84,17 +84,17 @@ def nearest_line(alpha1: float, alpha2: float, activation=None,
     (0.38, 0.45) -> (4, -0.03); (0.30, 0.38) -> (2, -0.02); (0.35, 0.45) -> (3, 0.0)."""
     alpha1 = alpha_exponent(alpha1, "alpha1")
     alpha2 = alpha_exponent(alpha2, "alpha2")
-    step = 0.5 - alpha1
     degree = None if activation is None else get_activation(activation).degree
-    # exponents fall by `step` per order: only the orders around alpha2 / step can be nearest
-    centre = max(1, int(round(alpha2 / step)))
+    # exponents fall by 1/2 - alpha1 per order: only the orders around alpha2 / (1/2 - alpha1)
+    # can be nearest
+    centre = max(1, int(round(alpha2 / (0.5 - alpha1))))
     best = None
     for k in range(1, centre + 4):
         if degree is not None and k > degree - 1:
             break
         if activation is not None and not term_exists(k, activation, batch):
             continue
-        e = alpha2 - k * step
+        e = spike_exponent(alpha1, alpha2, k)
         if best is None or abs(e) < abs(best[1]) - 1e-12:
             best = (k, e)
         if e < 0 and best is not None and abs(e) > abs(best[1]):

@@ -236,12 +236,17 @@ def phase_table(runs: Runs) -> str:
     return "\n".join(lines)
 
 
+def _wrong_signs(runs: Runs) -> list[tuple[float, float]]:
+    """(measured, predicted) exponent of T_2 at the E3 points where their signs differ."""
+    return [(s, e) for s, e in zip(_last_slopes(runs),
+                                   (spike_exponent(a1, a2, 2) for a1, a2 in E3_POINTS))
+            if np.sign(s) != np.sign(e)]
+
+
 def _sign_agreement(runs: Runs | None) -> str:
     if runs is None or not len(runs):
         return "n/a"
-    hits = sum(np.sign(s) == np.sign(spike_exponent(a1, a2, 2))
-               for (a1, a2), s in zip(E3_POINTS, _last_slopes(runs)))
-    return str(int(hits))
+    return str(len(E3_POINTS) - len(_wrong_signs(runs)))
 
 
 def phase(runs: Runs, stored: Runs | None = None) -> Numbers:
@@ -255,9 +260,9 @@ def phase(runs: Runs, stored: Runs | None = None) -> Numbers:
     Nmax = max(runs.unique("N"))
     seeds = len(runs.where(alpha1=E3_POINTS[0][0], alpha2=E3_POINTS[0][1], N=Nmax))
     has = stored is not None and len(stored)
-    predicted = [spike_exponent(a1, a2, 2) for a1, a2 in E3_POINTS]
-    wrong = [(s, e) for s, e in zip(_last_slopes(runs), predicted) if np.sign(s) != np.sign(e)]
-    return Numbers(N=Nmax, seeds=seeds, n_points=len(E3_POINTS), agree=_sign_agreement(runs),
+    wrong = _wrong_signs(runs)
+    return Numbers(N=Nmax, seeds=seeds, n_points=len(E3_POINTS),
+                   agree=len(E3_POINTS) - len(wrong),
                    agree_paper=_sign_agreement(stored), wrong=len(wrong),
                    wrong_up=sum(s > e for s, e in wrong),
                    paper_N=max(stored.unique("N")) if has else "n/a")

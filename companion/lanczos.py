@@ -4,7 +4,7 @@ dv-census).
 The outliers of W1 and W2 and their singular vectors (the learned directions) are a few of
 the largest singular triplets of an N x d matrix. :func:`top_singular` finds them with block
 Lanczos on the Gram operator of the smaller side, with full reorthogonalization: every
-iteration multiplies the matrix and its transpose by one block of k + 8 vectors, so the work
+iteration multiplies the matrix and its transpose by one block of k + 4 vectors, so the work
 is bound by matrix products rather than by Python-level loops. Where it does not converge it
 warns and falls back to PROPACK (``scipy.sparse.linalg.svds``). :func:`top_singular_each`
 computes several matrices' top k at once on the machine's cores. Where the BLAS has
@@ -40,7 +40,7 @@ from .validation import available_memory_bytes, check_fits_in_memory, finite_arr
 _LANCZOS_SEED = 20260518
 # Block size: k + _BLOCK_EXTRA vectors. A block larger than k is what makes the k-th value
 # converge at the edge of a bulk, where it has no gap to the (k+1)-th.
-_BLOCK_EXTRA = 8
+_BLOCK_EXTRA = 4
 # Iteration budget of the block method, in block steps (two products with W each); the book's
 # matrices need 20 to 40 at N = 2000 (benchmarks/run.py counts them). Past it, the method falls
 # back to PROPACK with a warning.
@@ -99,7 +99,7 @@ def top_singular(W, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     (W^T W if N >= d, else W W^T; Golub & Van Loan, *Matrix Computations*, 4th ed., 10.3.6),
     with Rayleigh-Ritz on the whole Krylov basis, and a thick restart (Wu & Simon 2000) only
     if the basis outgrows ``_BASIS_BYTES``. Each iteration is two products of W with a block
-    of k + 8 vectors, drawn at the start from a fixed seed, so results are deterministic. A
+    of k + 4 vectors, drawn at the start from a fixed seed, so results are deterministic. A
     block larger than k is what lets the k-th value converge at the edge of a
     Marchenko-Pastur bulk, where it has no gap to the next (W0, a null run; book: dv-census).
 

@@ -57,7 +57,9 @@ def init_network(N: int, d: int, rng: np.random.Generator, dtype=np.float64) -> 
     N, d = positive_int(N, "N"), positive_int(d, "d")
     dt = check_dtype(dtype)
     check_fits_in_memory(N * d * dt.itemsize, f"the weights W0 (N={N}, d={d})")
-    W0 = (rng.standard_normal((N, d)) / np.sqrt(d)).astype(dt, copy=False)
+    W0 = rng.standard_normal((N, d))
+    W0 /= np.sqrt(d)                      # in place: one N x d array, not two
+    W0 = W0.astype(dt, copy=False)
     a = (rng.standard_normal(N) / np.sqrt(N)).astype(dt, copy=False)
     return W0, a
 

@@ -76,7 +76,8 @@ def off_powers(W, a, K: int = K_POWERS) -> np.ndarray:
     a, where every spike of the expansion has its left vector."""
     W = finite_array(W, "W", 2)
     Q = a_power_basis(a, K).astype(W.dtype, copy=False)
-    return W - Q @ (Q.T @ W)
+    out = Q @ (Q.T @ W)
+    return np.subtract(W, out, out=out)     # one N x d array, not two
 
 
 def off_powers_edge(W, a, K: int = K_POWERS) -> float:

@@ -29,6 +29,7 @@ from .spectra import (
                         singular_values,
                         top_singular,
                         top_singular_each,
+                        top_singular_values,
 )
 from .spikes import count_spikes, separate_strengths, spike_census
 from .targets import Link, Target, make_link, make_target

@@ -7,13 +7,9 @@ Lanczos on the Gram operator of the smaller side, with full reorthogonalization:
 iteration multiplies the matrix and its transpose by one block of k + 4 vectors, so the work
 is bound by matrix products rather than by Python-level loops. Where it does not converge it
 warns and falls back to PROPACK (``scipy.sparse.linalg.svds``). :func:`top_singular_each`
-computes several matrices' top k at once on the machine's cores. Where the BLAS has
-small-matrix kernels, the products go through row blocks that fit them
-(:func:`companion.blas.small_gemm_rows`).
-
-The method uses NumPy only (SciPy is imported for the fallback alone): importing
-``scipy.linalg`` costs 0.3 s of every command line run, more than the time SciPy's subset
-eigensolver would save in the Rayleigh-Ritz steps at the book's sizes.
+computes several matrices' top k at once on the machine's cores; :func:`top_singular_values`
+the values alone. NumPy only (SciPy for the fallback alone): importing ``scipy.linalg``
+costs more of a command line run than its subset eigensolver would save.
 """
 
 from __future__ import annotations
@@ -35,38 +31,32 @@ from .blas import (
 )
 from .validation import available_memory_bytes, check_fits_in_memory, finite_array, positive_int
 
-# The start block (and ARPACK's/PROPACK's start vector in the fallback) is drawn from this fixed
-# seed, so top-k results are reproducible.
+# The start block (and the fallback's start vector) is drawn from this seed: reproducible.
 _LANCZOS_SEED = 20260518
 # Block size: k + _BLOCK_EXTRA vectors. A block larger than k is what makes the k-th value
-# converge at the edge of a bulk, where it has no gap to the (k+1)-th.
+# converge at the edge of a bulk, where it has no gap to the (k+1)-th; k + 4 took 10 to 20%
+# less time than k + 8 for simulate's matrices at N = 2048.
 _BLOCK_EXTRA = 4
-# Iteration budget of the block method, in block steps (two products with W each); the book's
-# matrices need 20 to 40 at N = 2000 (benchmarks/run.py counts them). Past it, the method falls
-# back to PROPACK with a warning.
+# Iteration budget in block steps (two products each; the book's matrices need 20 to 40 at
+# N = 2000, benchmarks/run.py counts them); past it, PROPACK with a warning.
 _MAX_STEPS = 150
-# Memory of the Krylov basis (float64) before a thick restart compresses it to its top Ritz
-# vectors; below it the basis is never restarted, which needs the fewest products.
+# Memory of the Krylov basis before a thick restart (never below it: the fewest products).
 _BASIS_BYTES = 256 * 2**20
-# Target relative accuracy of the singular values (the residual bound below is pessimistic, so
-# the values come out far more accurate), and of the separated singular vectors.
+# Relative accuracy of the values (the bound is pessimistic) and separated vectors' angles.
 _TOL_VALUE = {np.dtype(np.float64): 1e-12, np.dtype(np.float32): 1e-9}
 _TOL_VECTOR = {np.dtype(np.float64): 1e-9, np.dtype(np.float32): 1e-6}
-# Every triplet, inside a bulk too, satisfies W v = s u and W^T u = s v to this times
-# s_1^2 / s (the Gram residual relative to s_1^2).
+# Every triplet satisfies W v = s u and W^T u = s v to this times s_1^2 / s.
 _TOL_RESIDUAL = {np.dtype(np.float64): 1e-7, np.dtype(np.float32): 1e-5}
-# A singular value whose gap to its neighbours is at least 5% of it counts as separated (then
-# its singular vectors must be accurate too): in eigenvalues of the Gram operator, a gap of
-# about 10%.
+# A singular value with a gap of 5% of it to its neighbours (10% in eigenvalues of the Gram
+# operator) counts as separated: then its singular vectors must be accurate too.
 _SEPARATED = 0.1
 # Through the Gram operator, singular values far below the largest lose relative accuracy
 # (measured on graded spectra: 1e-13 relative at 1e-5 s_1 and 8e-12 at 1e-6 s_1 in float64,
 # 1e-7 at 2e-3 s_1 and 2e-7 at 1e-3 s_1 in float32); a top k that reaches below this fraction
 # of s_1 is recomputed by PROPACK, which works on W itself.
 _RANGE = {np.dtype(np.float64): 1e-5, np.dtype(np.float32): 2e-3}
-# float64 matrices with this many entries (from 1024 x 1024 to 8192 x 8192) are first iterated
-# on in float32 (a copy of 4 bytes per entry), whose products take half the time; the float64
-# iterations that follow start from its Ritz vectors and decide convergence.
+# float64 matrices with this many entries are first iterated on in a float32 copy (products
+# in half the time); the float64 iterations start from its Ritz vectors and decide.
 _MIXED_SIZES = (1 << 20, 1 << 26)
 # Matrices with at least this many entries are multiplied with all of BLAS's threads.
 _WIDE_PRODUCTS = 1 << 20
@@ -75,9 +65,8 @@ _clock = time.perf_counter   # of the times in ``info`` (time.thread_time: one t
 
 def top_singular_bytes(N: int, d: int, k: int, itemsize: int = 8) -> int:
     """Working memory of :func:`top_singular` on an N x d matrix of the given item size: the
-    float64 Krylov basis (at most ``_BASIS_BYTES`` before a thick restart) and its projection,
-    a block of products in both spaces, the k singular vectors returned, and for a float64
-    matrix of 2^20 to 2^26 entries its float32 copy."""
+    Krylov basis (at most ``_BASIS_BYTES``) and its projection, a block of products in both
+    spaces, the k vectors returned, and the float32 copy of :func:`_mixed` matrices."""
     m, big = min(N, d), max(N, d)
     b = min(k + _BLOCK_EXTRA, m)
     rows = _basis_rows(m, k, b)
@@ -128,6 +117,14 @@ def top_singular(W, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return _top_singular(W, k)[0]
 
 
+def top_singular_values(W, k: int) -> np.ndarray:
+    """The top ``k`` singular values of :func:`top_singular`, to the same accuracy, without
+    the tolerances of the vectors and triplets: fewer iterations where a value is separated
+    (the top 1 of simulate's W2 off the powers of a: 9 float64 products instead of 21)."""
+    W, k = _checked(W, k)
+    return _top_singular(W, k, vectors=False)[0][1]
+
+
 def _checked(W, k) -> tuple[np.ndarray, int]:
     """W as a finite 2-d array and k as a positive integer of at most min(N, d)."""
     W = finite_array(W, "W", 2)
@@ -137,34 +134,40 @@ def _checked(W, k) -> tuple[np.ndarray, int]:
     return W, k
 
 
-def top_singular_each(matrices, k) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+def top_singular_each(matrices, k, vectors=True) -> list[tuple]:
     """:func:`top_singular` of each matrix, computed at once on the machine's cores (one
     matrix per Python thread, each with single-threaded BLAS, see :mod:`companion.blas`).
-    ``k``: one number for every matrix, or one per matrix.
+    ``k``: one number for every matrix, or one per matrix; ``vectors``: one bool or one per
+    matrix, False for :func:`top_singular_values` (then the result is ``(None, s, None)``).
 
     Each result is the one :func:`top_singular` gives with one BLAS thread: it does not depend
     on how the matrices are shared out. Faster than one after the other because a third of
-    the block method's time is small operations (the Rayleigh-Ritz eigensolver, Cholesky QR)
-    that use one core: 0.93 s instead of 1.26 s for the top 8 of W0, W1 and W2 at N = 2048
-    on 2 cores (``benchmarks/run.py``)."""
+    the block method's time is small operations that use one core (the Rayleigh-Ritz
+    eigensolver, Cholesky QR; times in ``benchmarks/run.py``)."""
     matrices = list(matrices)
-    ks = [k] * len(matrices) if np.ndim(k) == 0 else list(k)
-    if len(ks) != len(matrices):
-        raise ValueError(f"k must be one number or one per matrix ({len(matrices)}), got {k!r}")
-    jobs = [_checked(W, kk) for W, kk in zip(matrices, ks)]
+    ks, vs = ([x] * len(matrices) if np.ndim(x) == 0 else list(x) for x in (k, vectors))
+    if not len(ks) == len(vs) == len(matrices):
+        raise ValueError(f"k and vectors must be one value or one per matrix ({len(matrices)}), "
+                         f"got {k!r} and {vectors!r}")
+    jobs = [_checked(W, kk) + (bool(v),) for W, kk, v in zip(matrices, ks, vs)]
     threads = blas_threads()
-    need = sum(top_singular_bytes(*W.shape, kk, W.dtype.itemsize) for W, kk in jobs)
+    need = sum(top_singular_bytes(*W.shape, kk, W.dtype.itemsize) for W, kk, _ in jobs)
+
+    def job(W, k, vectors):
+        (U, s, Vt), _ = _top_singular(W, k, vectors)
+        return (U, s, Vt) if vectors else (None, s, None)
+
     if threads == 1 or need > 0.5 * available_memory_bytes():
-        return [_top_singular(W, kk)[0] for W, kk in jobs]     # one at a time
+        return [job(*j) for j in jobs]     # one at a time
     # up to two matrices per core: three on two cores finish together, not the third alone
-    return map_single_threaded(lambda job: _top_singular(*job)[0], jobs, 2 * threads)
+    return map_single_threaded(lambda j: job(*j), jobs, 2 * threads)
 
 
-def _top_singular(W: np.ndarray, k: int):
-    """:func:`top_singular` for a checked W and k: ``((U, s, Vt), info)``, where ``info`` says
-    which ``solver`` gave the result ("block", "propack" or "dense") and, for the block method,
-    counts and times its products with W as :func:`_block_lanczos` does (``products``,
-    ``seconds``, ``product_seconds``; the same with ``_float32`` for the float32 start)."""
+def _top_singular(W: np.ndarray, k: int, vectors: bool = True):
+    """:func:`top_singular` for a checked W and k (``vectors=False``: the value tolerance
+    alone): ``((U, s, Vt), info)``; ``info`` says which ``solver`` gave the result ("block",
+    "propack" or "dense") and counts and times the block method's products with W as
+    :func:`_block_lanczos` does (the same with ``_float32`` for the float32 start)."""
     m = min(W.shape)
     b = min(k + _BLOCK_EXTRA, m)
     if k >= m - 1 or m <= 64 or 2 * (k + b) >= m:
@@ -172,12 +175,9 @@ def _top_singular(W: np.ndarray, k: int):
         return (U[:, :k], s[:k], Vt[:k]), {"solver": "dense"}
     check_fits_in_memory(top_singular_bytes(*W.shape, k, W.dtype.itemsize),
                          f"the top {k} singular vectors of a {W.shape[0]} x {W.shape[1]} matrix")
-    # Only the products with W and the Gram-Schmidt products with the basis use all of BLAS's
-    # threads (for a matrix of at least _WIDE_PRODUCTS entries): the small operations (the
-    # Rayleigh-Ritz eigensolver, Cholesky QR) run on one, where a second
-    # thread gains little and, on a busy machine, waiting threads made them ten times slower
-    # (measured: 26 s instead of 2 s for the top 8 of a 2048 x 2048 W0 with the load average
-    # at 9 on 2 cores).
+    # Only the products with W and the basis use all of BLAS's threads (W of at least
+    # _WIDE_PRODUCTS entries): on a busy machine, waiting threads made the small operations
+    # ten times slower (26 s instead of 2 s for a 2048 x 2048 W0's top 8, load 9 on 2 cores).
     threads = blas_threads()
     wide = threads if W.size >= _WIDE_PRODUCTS and threads > 1 else None
     pool = None
@@ -186,10 +186,10 @@ def _top_singular(W: np.ndarray, k: int):
         wide, pool = None, ThreadPoolExecutor(1, thread_name_prefix="companion-lanczos")
     try:
         with limited(1):
-            start, info32 = (_float32_start(W, k, b, wide, pool) if _mixed(W)
+            start, info32 = (_float32_start(W, k, b, wide, pool, vectors) if _mixed(W)
                              else (None, {}))
             out, info = _block_lanczos(W, k, b, _MAX_STEPS, _LANCZOS_SEED, wide, start,
-                                       pool=pool)
+                                       _tolerances(W.dtype, vectors), pool=pool)
     finally:
         if pool is not None:
             pool.shutdown()
@@ -233,7 +233,15 @@ def _mixed(W: np.ndarray) -> bool:
     return W.dtype == np.float64 and _MIXED_SIZES[0] <= W.size <= _MIXED_SIZES[1]
 
 
-def _float32_start(W: np.ndarray, k: int, b: int, wide, pool=None):
+def _tolerances(dt, vectors: bool) -> tuple[float, float, float]:
+    """(value, vector, residual) tolerances of :func:`_deficit`; the value's alone without
+    ``vectors``."""
+    dt = np.dtype(dt)
+    return (_TOL_VALUE[dt],) + ((_TOL_VECTOR[dt], _TOL_RESIDUAL[dt]) if vectors
+                                else (np.inf, np.inf))
+
+
+def _float32_start(W: np.ndarray, k: int, b: int, wide, pool=None, vectors: bool = True):
     """(V, info): the top b Ritz vectors of block Lanczos on float32(W), whose products take
     half the time of float64's, to start the float64 iterations, which then check and refine
     them; V is None if W's entries do not fit float32's range."""
@@ -242,42 +250,39 @@ def _float32_start(W: np.ndarray, k: int, b: int, wide, pool=None):
     top, bottom = float(np.max(W32)), float(np.min(W32))
     if not (np.isfinite(top) and np.isfinite(bottom) and max(top, -bottom) > 1e-30):
         return None, {}
-    return _block_lanczos(W32, k, b, _MAX_STEPS, _LANCZOS_SEED, wide, ritz=True,
-                          basis=np.float32, pool=pool)
+    return _block_lanczos(W32, k, b, _MAX_STEPS, _LANCZOS_SEED, wide,
+                          tols=_tolerances(np.float32, vectors), ritz=True, basis=np.float32,
+                          pool=pool)
 
 
 def _block_lanczos(W: np.ndarray, k: int, b: int, max_steps: int, seed: int, wide=None,
                    start=None, tols=None, ritz=False, basis=np.float64, pool=None):
     """Top-k singular triplets of W by block Lanczos on G = A^T A, A = W (N >= d) or W^T.
 
-    Returns ``((U, s, Vt), info)``, or ``(None, info)`` if the residuals do not meet the
-    tolerances within ``max_steps`` block steps. ``info`` counts the ``products`` of W (or
-    W^T) with a block of ``block`` vectors (two per step and one at the end), the ``steps``,
-    the Rayleigh-Ritz ``checks``, the thick ``restarts`` and the final ``basis`` size, times
-    the whole method (``seconds``) and its products with W (``product_seconds``), and
-    ``trace`` lists (step, basis size, log of the residual over its tolerance, largest
-    residual) at each check. ``start`` (b x m rows) replaces the random start block; ``tols``
-    the tolerances (value, vector, residual); with ``ritz=True`` the top b Ritz vectors (rows)
-    are returned in place of the triplets, converged or not; ``basis`` is the dtype of the
-    Krylov basis (float32 for the float32 start: half the memory traffic of Gram-Schmidt).
+    Returns ``((U, s, Vt), info)``, or ``(None, info)`` if not converged in ``max_steps``
+    block steps. ``info`` counts the ``products`` with a ``block`` of vectors (two per step,
+    one at the end), ``steps``, Rayleigh-Ritz ``checks``, thick ``restarts``, the final
+    ``basis`` size, times (``seconds``, ``product_seconds``, ...) and a ``trace`` of (step,
+    basis size, log of residual over tolerance, largest residual) per check. ``start`` (b x
+    m rows) replaces the random start block; ``tols``: (value, vector, residual); with
+    ``ritz=True`` the top b Ritz vectors (rows) are returned, converged or not; ``basis``:
+    the basis dtype (float32 for the float32 start: half the traffic of Gram-Schmidt).
 
-    The basis Q (rows, float64) spans the block Krylov space of G; each step multiplies the
-    newest block by G (two products in W's dtype), orthogonalizes the result against the
-    whole basis twice (classical Gram-Schmidt, "twice is enough") and orthonormalizes it
-    (Cholesky QR, twice), so that G Q^T = Q^T H + Q_next^T R E^T with H = Q G Q^T (block
-    tridiagonal) filled as it goes. The Ritz pairs (theta_i, z_i) of H have residuals
-    ||G y_i - theta_i y_i|| = ||R z_i|| over the last block, which bound the error of theta_i
-    by ||r||^2 / gap_i and the angle of y_i by ||r|| / gap_i (Parlett, *The Symmetric
-    Eigenvalue Problem*, section 11.7); the iteration stops when these bounds meet the
-    tolerances. The Rayleigh-Ritz step (an eigensolver of the size of the basis) is done only
-    when the convergence rate seen at the previous checks predicts convergence.
+    The basis Q (rows) spans the block Krylov space of G; each step multiplies the newest
+    block by G (two products in W's dtype), orthogonalizes the result against the whole basis
+    twice (classical Gram-Schmidt) and orthonormalizes it (Cholesky QR, twice), so that
+    G Q^T = Q^T H + Q_next^T R E^T with H = Q G Q^T (block tridiagonal) filled as it goes.
+    The Ritz pairs (theta_i, z_i) of H have residuals ||R z_i|| over the last block, which
+    bound the error of theta_i by ||r||^2 / gap_i and the angle of y_i by ||r|| / gap_i
+    (Parlett, *The Symmetric Eigenvalue Problem*, 11.7); the iteration stops when these meet
+    the tolerances, checked (Rayleigh-Ritz) when the rate seen so far predicts convergence.
     """
     N, d = W.shape
     A = W if N >= d else W.T            # A: (larger side) x m; G = A^T A is m x m
     m = A.shape[1]
     dt = W.dtype
     eps = float(np.finfo(dt).eps)
-    tols = tols or (_TOL_VALUE[dt], _TOL_VECTOR[dt], _TOL_RESIDUAL[dt])
+    tols = tols or _tolerances(dt, True)
     rows = _basis_rows(m, k, b)
     p_max = rows - b                     # basis size that triggers a thick restart
     keep = min(k + b, p_max - b)         # Ritz vectors kept by a restart
@@ -396,12 +401,10 @@ def _top_eigenpairs(H: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
 def _orthonormalize(Y, Qb, scale, eps, rng):
     """Orthonormal rows Qn and R with Y = R^T Qn, for Y already orthogonal to the rows of Qb.
 
-    Cholesky QR twice (one b x b Gram matrix per pass), which is accurate while Y is well
-    conditioned; otherwise an SVD, so that directions of Y that are numerically zero are
-    recognized (below 8 eps times the size of Y before Gram-Schmidt): their rows of R are set
-    to zero and they are replaced by random directions,
-    and every direction much smaller than Y was (where Gram-Schmidt leaves errors of order
-    eps * scale / size) is orthogonalized against the basis once more.
+    Cholesky QR twice, accurate while Y is well conditioned; otherwise an SVD: directions of
+    Y that are numerically zero (below 8 eps times Y's size before Gram-Schmidt) get zero rows
+    of R and random replacements, and every direction is orthogonalized against Qb again
+    (Gram-Schmidt leaves errors of order eps * scale / size in the small ones).
     """
     try:
         L1 = np.linalg.cholesky(Y @ Y.T)
@@ -429,14 +432,11 @@ def _orthonormalize(Y, Qb, scale, eps, rng):
 def _deficit(theta, res, k, eps, tol_val, tol_vec, tol_res) -> float:
     """max_i log(residual_i / tolerance_i) over the top k Ritz pairs: <= 0 when converged.
 
-    For a Ritz value theta_i with residual r_i and gap g_i to its neighbouring Ritz values,
-    |lambda_i - theta_i| <= r_i^2 / g_i, so r_i^2 <= 2 tol_val theta_i g_i gives the singular
-    value sqrt(theta_i) to tol_val (g_i floored at 1e-3 theta_i: within a cluster the bound
-    holds with the gap to the rest of the spectrum). A separated value (g_i >= 10% of theta_i,
-    a gap of 5% in singular values) also needs r_i <= tol_vec g_i, the angle bound of its
-    vector; and every r_i is at most
-    tol_res theta_1. Residuals below about eps * theta cannot be reached in floating point
-    and count as converged.
+    With residual r_i and gap g_i to the neighbouring Ritz values, |lambda_i - theta_i| <=
+    r_i^2 / g_i, so r_i^2 <= 2 tol_val theta_i g_i gives sqrt(theta_i) to tol_val (g_i floored
+    at 1e-3 theta_i: in a cluster the bound holds with the gap to the rest). A separated value
+    (g_i >= 10% of theta_i) also needs r_i <= tol_vec g_i, its vector's angle bound; every r_i
+    is at most tol_res theta_1; residuals below about eps * theta count as converged.
     """
     th = np.clip(theta, 0.0, None)
     if th[0] == 0.0:

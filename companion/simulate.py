@@ -57,12 +57,13 @@ def simulate(N: int = _D["N"], d: int | None = None, n: int | None = None,
                         activation=activation, target=target, noise=noise, seed=seed, dtype=dtype,
                         c1=c1, c2=c2)
     # W2's top TOP serve the spike records too, and without a null run W2's own edge off the
-    # powers of a is computed beside them (four top-k at once: about 0.6 s less at N = 2048)
+    # powers of a is computed beside them (four top-k at once: about 0.6 s less at N = 2048);
+    # only W2's vectors are used
     top_W2 = min(max(top_k, TOP), run.N, run.d)
-    jobs = ((run.W0, top_k), (run.W1, top_k), (run.W2, top_W2))
+    jobs = ((run.W0, top_k, False), (run.W1, top_k, False), (run.W2, top_W2, True))
     if not null:
-        jobs += ((off_powers(run.W2, run.a), 1),)
-    found = top_singular_each([W for W, _ in jobs], [k for _, k in jobs])
+        jobs += ((off_powers(run.W2, run.a), 1, False),)
+    found = top_singular_each(*zip(*jobs))
     W2_triplets = found[2]                   # the top top_W2; the top top_k are reported
     U2, s2, Vt2 = (W2_triplets[0][:, :top_k], W2_triplets[1][:top_k], W2_triplets[2][:top_k])
     spectra = {"W0": found[0], "W1": found[1], "W2": (U2, s2, Vt2)}

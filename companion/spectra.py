@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .lanczos import top_singular, top_singular_bytes, top_singular_each
+from .lanczos import top_singular, top_singular_bytes, top_singular_each, top_singular_values
 from .validation import check_fits_in_memory, choice, finite_array, positive_real
 
 __all__ = ["SINGULAR_VALUE_METHODS", "count_outliers", "count_outliers_against_null",
            "gram_bytes", "mp_edges", "mp_singular_value_density", "singular_values",
-           "top_singular", "top_singular_bytes", "top_singular_each"]
+           "top_singular", "top_singular_bytes", "top_singular_each", "top_singular_values"]
 
 SINGULAR_VALUE_METHODS = ("gram", "lapack")
 
@@ -43,7 +43,7 @@ def singular_values(W, k: int | None = None, method: str = "gram") -> np.ndarray
     """
     W = finite_array(W, "W", 2)
     if k is not None:
-        return top_singular(W, k)[1]
+        return top_singular_values(W, k)
     import scipy.linalg  # here, not at the top: its import costs 0.3 s of every start-up
 
     choice(method, "method", SINGULAR_VALUE_METHODS)

@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from .alignment import a_power_basis, cos2_with_directions
-from .spectra import top_singular
+from .spectra import top_singular, top_singular_values
 from .validation import finite_array, positive_int, positive_real
 
 #: relative margin above the null run's bulk edge (as :func:`companion.count_outliers`)
@@ -83,7 +83,7 @@ def off_powers(W, a, K: int = K_POWERS) -> np.ndarray:
 def off_powers_edge(W, a, K: int = K_POWERS) -> float:
     """Top singular value of :func:`off_powers`: the edge of the bulk of W once every spike
     on the powers of a is removed."""
-    return float(top_singular(off_powers(W, a, K), 1)[1][0])
+    return float(top_singular_values(off_powers(W, a, K), 1)[0])
 
 
 def count_spikes(s, weights, edge: float, margin: float = MARGIN,

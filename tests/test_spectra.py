@@ -367,3 +367,30 @@ def test_top_singular_each_takes_one_k_per_matrix():
     assert [len(s) for _, s, _ in each] == [4, 12, 1]
     with pytest.raises(ValueError, match="one per matrix"):
         cp.top_singular_each(mats, [4, 12])
+
+
+def test_top_singular_values_alone_take_fewer_products_to_the_same_accuracy(no_fallback):
+    # the values without the vectors' tolerances: a separated top value (a spike over a bulk,
+    # as simulate's W2 off the powers of a) needs far fewer float64 products, and the values
+    # stay as accurate against LAPACK; top_singular_each gives the same values, no vectors
+    from threadpoolctl import threadpool_limits
+
+    import companion.lanczos as sp
+
+    W = _spiked(1024, 1024, (1.6, 1.4), 5)          # 2^20 entries: the float32 start too
+    s_ref = scipy.linalg.svdvals(W)[:3]
+    with threadpool_limits(limits=1, user_api="blas"):
+        (_, s_vec, _), info_vec = sp._top_singular(W, 3)
+        (U, s, Vt), info = sp._top_singular(W, 3, vectors=False)
+        alone = cp.top_singular_values(W, 3)
+    assert info["solver"] == info_vec["solver"] == "block"
+    assert info["products"] <= info_vec["products"] - 6       # measured: 11 against 19
+    for values in (s, s_vec):
+        np.testing.assert_allclose(values, s_ref, rtol=1e-12)
+    assert np.array_equal(alone, s)
+    with threadpool_limits(limits=2, user_api="blas"):
+        each = cp.top_singular_each([W, W], 3, vectors=[False, True])
+    assert each[0][0] is None and each[0][2] is None and np.array_equal(each[0][1], s)
+    assert each[1][0].shape == (1024, 3) and np.array_equal(each[1][1], s_vec)
+    with pytest.raises(ValueError, match="one value or one per matrix"):
+        cp.top_singular_each([W, W], 3, vectors=[False])

@@ -43,17 +43,39 @@ def limited(n: int | None):
     return controller().limit(limits=n, user_api="blas")
 
 
-def map_single_threaded(fn, parts: list, workers: int | None = None) -> list:
+def map_single_threaded(fn, parts: list, workers: int | None = None, costs=None) -> list:
     """[fn(part) for part in parts], on ``workers`` Python threads at once (default: one per
     part), each with single-threaded BLAS (numpy releases the GIL in products and element-wise
     loops). Each part is computed as it would be alone with one BLAS thread, so the results
-    do not depend on the number of workers or the order in which the parts finish."""
+    do not depend on the number of workers or the order in which the parts finish.
+
+    With ``costs`` (an estimate per part), the parts start longest first, on the fewest
+    workers (from one per BLAS thread up to ``workers``) that finish them within 10% of an
+    even share of the cores: fewer large matrices then compete for the cache (simulate's four
+    top-k at N = 2048 on 2 cores: 0.65 s on 2 workers, 0.76 s on 4)."""
+    if costs is not None and len(parts) > 1:
+        order = sorted(range(len(parts)), key=lambda i: -costs[i])
+        most = min(workers or len(parts), len(parts))
+        few = min(blas_threads(), most)
+        workers = next((w for w in range(few, most) if _finish(sorted(costs, reverse=True), w)
+                        <= 1.1 * sum(costs) / few), most)
+        done = map_single_threaded(fn, [parts[i] for i in order], workers)
+        return [done[order.index(i)] for i in range(len(parts))]
     workers = min(workers or len(parts), len(parts))
     if workers <= 1:
         with limited(1):
             return [fn(part) for part in parts]
     with limited(1), ThreadPoolExecutor(workers, thread_name_prefix="companion-blas") as pool:
         return list(pool.map(fn, parts))
+
+
+def _finish(costs: list, workers: int) -> float:
+    """When the last of the jobs (costs, in the order they start) ends on ``workers`` threads
+    that each take the next job as they become free."""
+    free = [0.0] * workers
+    for c in costs:
+        free[free.index(min(free))] += c
+    return max(free)
 
 
 # OpenBLAS's kernels for AVX-512 (these architectures) multiply matrices with m n k <= 10^6

@@ -159,8 +159,8 @@ def top_singular_each(matrices, k, vectors=True) -> list[tuple]:
 
     if threads == 1 or need > 0.5 * available_memory_bytes():
         return [job(*j) for j in jobs]     # one at a time
-    # up to two matrices per core: three on two cores finish together, not the third alone
-    return map_single_threaded(lambda j: job(*j), jobs, 2 * threads)
+    return map_single_threaded(lambda j: job(*j), jobs, 2 * threads,   # longest first
+                               costs=[W.size * (kk + _BLOCK_EXTRA) for W, kk, _ in jobs])
 
 
 def _top_singular(W: np.ndarray, k: int, vectors: bool = True):

@@ -394,3 +394,24 @@ def test_top_singular_values_alone_take_fewer_products_to_the_same_accuracy(no_f
     assert each[1][0].shape == (1024, 3) and np.array_equal(each[1][1], s_vec)
     with pytest.raises(ValueError, match="one value or one per matrix"):
         cp.top_singular_each([W, W], 3, vectors=[False])
+
+
+def test_costed_parts_start_longest_first_on_the_fewest_workers():
+    # map_single_threaded with cost estimates: results in the order of the parts; four
+    # uneven parts on 2 BLAS threads share 2 workers (24 against an even share of 22.5),
+    # three equal ones take 3 (on 2 workers the third would run alone)
+    import threading
+
+    from threadpoolctl import threadpool_limits
+
+    from companion.blas import map_single_threaded
+
+    def who(part):
+        return part, threading.current_thread().name
+
+    with threadpool_limits(limits=2, user_api="blas"):
+        four = map_single_threaded(who, ["a", "b", "c", "d"], 4, costs=[12, 12, 16, 5])
+        three = map_single_threaded(who, ["a", "b", "c"], 4, costs=[1, 1, 1])
+    assert [p for p, _ in four] == ["a", "b", "c", "d"]
+    assert [p for p, _ in three] == ["a", "b", "c"]
+    assert len({t for _, t in four}) <= 2 and len({t for _, t in three}) == 3

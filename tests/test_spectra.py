@@ -401,12 +401,14 @@ def test_costed_parts_start_longest_first_on_the_fewest_workers():
     # uneven parts on 2 BLAS threads share 2 workers (24 against an even share of 22.5),
     # three equal ones take 3 (on 2 workers the third would run alone)
     import threading
+    import time
 
     from threadpoolctl import threadpool_limits
 
     from companion.blas import map_single_threaded
 
     def who(part):
+        time.sleep(0.05)            # long enough that a free worker is not reused at once
         return part, threading.current_thread().name
 
     with threadpool_limits(limits=2, user_api="blas"):

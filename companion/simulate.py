@@ -5,15 +5,19 @@ from __future__ import annotations
 
 import inspect
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
+from .activations import get_activation
 from .alignment import cos2_with_directions, subspace_projection
 from .finite_n import predicted_terms
 from .network import run_two_steps
 from .spectra import count_outliers, mp_edges, top_singular_each
 from .spikes import K_POWERS, TOP, off_powers, spike_census, spike_records
+from .targets import Target, make_target
 from .theory import first_direction_alignment, is_learnable, lambda_count, n_spikes
+from .validation import positive_int
 
 TOP_K = 8
 #: the defaults of a run: those of :func:`companion.run_two_steps`, the one place they are set
@@ -53,9 +57,16 @@ def simulate(N: int = _D["N"], d: int | None = None, n: int | None = None,
     ``seconds``.
     """
     t0 = time.perf_counter()
-    run = run_two_steps(N=N, d=d, n=n, alpha1=alpha1, alpha2=alpha2, batch=batch,
-                        activation=activation, target=target, noise=noise, seed=seed, dtype=dtype,
-                        c1=c1, c2=c2)
+    N = positive_int(N, "N")
+    psi = (N if n is None else positive_int(n, "n")) / (N if d is None else positive_int(d, "d"))
+    with ThreadPoolExecutor(1, thread_name_prefix="companion-predict") as pool:
+        # the finite-N prediction needs the parameters only: made while the run is
+        predictions = pool.submit(_predicted, N, psi, alpha1, alpha2, batch, activation,
+                                  target, noise, c1, c2, null)
+        run = run_two_steps(N=N, d=d, n=n, alpha1=alpha1, alpha2=alpha2, batch=batch,
+                            activation=activation, target=target, noise=noise, seed=seed,
+                            dtype=dtype, c1=c1, c2=c2)
+        predicted = predictions.result()
     # W2's top TOP serve the spike records too, and without a null run W2's own edge off the
     # powers of a is computed beside them (four top-k at once: about 0.6 s less at N = 2048);
     # only W2's vectors are used
@@ -115,22 +126,28 @@ def simulate(N: int = _D["N"], d: int | None = None, n: int | None = None,
         out["spikes"] = _records(spike_records(run.W2 - run.W0, run.a, tgt.directions,
                                                edge_self, W2_triplets))
     for key, is_null in (("spikes", False), ("edge_spikes", False), ("null_spikes", True)):
-        predicted = _predicted(run, batch, c1, c2, is_null) if key in out else None
+        strengths = None if predicted is None else predicted.get(is_null)
         for rec in out.get(key, []):
-            rec["strength_predicted"] = None if predicted is None else _r(predicted[rec["k"]])
+            rec["strength_predicted"] = None if strengths is None else _r(strengths[rec["k"]])
     out["seconds"] = round(time.perf_counter() - t0, 2)
     return out
 
 
-def _predicted(run, batch: str, c1: float, c2: float, null: bool):
-    """Predicted separate strengths of the terms k = 0..K_POWERS-1 of the run or of its
-    null run (None where not derived: fresh batch, activation with a kink)."""
-    if batch != "reused" or not run.activation.smooth:
+def _predicted(N: int, psi: float, alpha1, alpha2, batch, activation, target, noise, c1, c2,
+               null: bool):
+    """Predicted separate strengths of the terms k = 0..K_POWERS-1 of the run and (with
+    ``null``) of its null run, indexed by ``null``; None where not derived (a fresh batch, an
+    activation with a kink). Only the links, mu* and the moments of y matter, so a target
+    with the run's links and noise stands for the run's own."""
+    act = get_activation(activation)
+    if batch != "reused" or not act.smooth:
         return None
+    tgt = (target if isinstance(target, Target)
+           else make_target(target, 8, np.random.default_rng(0), noise))
     # 12 nodes per dimension of a sample: the strengths within 0.6% of 30 (cos^2 not needed)
-    return predicted_terms(run.N, run.alpha1, run.alpha2, run.activation, run.target,
-                           K=K_POWERS, psi=run.n / run.d, c1=c1, c2=c2, null=null,
-                           sample_nodes=12)["strength"]
+    return {is_null: predicted_terms(N, alpha1, alpha2, act, tgt, K=K_POWERS, psi=psi, c1=c1,
+                                     c2=c2, null=is_null, sample_nodes=12)["strength"]
+            for is_null in ((False, True) if null else (False,))}
 
 
 def _records(records: list[dict]) -> list[dict]:

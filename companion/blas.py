@@ -13,19 +13,23 @@ kernels where it has them (:func:`small_gemm_rows`).
 from __future__ import annotations
 
 import contextlib
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
 _CONTROLLER = None
+_CONTROLLER_LOCK = threading.Lock()
 
 
 def controller():
-    """threadpoolctl's controller of the BLAS libraries loaded (created once: 5 ms)."""
+    """threadpoolctl's controller of the BLAS libraries loaded (created once, by whichever
+    thread asks first: 5 to 20 ms of scanning the loaded libraries)."""
     global _CONTROLLER
-    if _CONTROLLER is None:
-        from threadpoolctl import ThreadpoolController
-        _CONTROLLER = ThreadpoolController()
+    with _CONTROLLER_LOCK:
+        if _CONTROLLER is None:
+            from threadpoolctl import ThreadpoolController
+            _CONTROLLER = ThreadpoolController()
     return _CONTROLLER
 
 

@@ -11,6 +11,7 @@ import numpy as np
 
 from .activations import get_activation
 from .alignment import cos2_with_directions, subspace_projection
+from .blas import controller
 from .finite_n import predicted_terms
 from .network import run_two_steps
 from .spectra import count_outliers, mp_edges, top_singular_each
@@ -60,7 +61,9 @@ def simulate(N: int = _D["N"], d: int | None = None, n: int | None = None,
     N = positive_int(N, "N")
     psi = (N if n is None else positive_int(n, "n")) / (N if d is None else positive_int(d, "d"))
     with ThreadPoolExecutor(1, thread_name_prefix="companion-predict") as pool:
-        # the finite-N prediction needs the parameters only: made while the run is
+        # made while the run is drawn: the BLAS controller (15 ms of scanning the libraries
+        # loaded) and the finite-N prediction, which needs the parameters only
+        pool.submit(controller)
         predictions = pool.submit(_predicted, N, psi, alpha1, alpha2, batch, activation,
                                   target, noise, c1, c2, null)
         run = run_two_steps(N=N, d=d, n=n, alpha1=alpha1, alpha2=alpha2, batch=batch,

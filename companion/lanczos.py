@@ -102,9 +102,9 @@ def top_singular(W, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     and the float64 iterations start from its Ritz vectors; they alone decide convergence, so
     the guarantees are the same. Measured against LAPACK: values to about 1e-14, vectors of
     separated values to 1e-15, at the top 8 to 16 of bulks with and without outliers
-    (``tests/test_spectra.py``). At N = 2048 the top 8 takes 40 to 65 products with a block
-    (about a third of them in float64), where PROPACK takes about 300 matrix-vector products
-    (``benchmarks/run.py``, which also times them).
+    (``tests/test_spectra.py``). At N = 2048 the top 8 takes 70 to 75 products with a block
+    of 12 (13 to 17 of them in float64), where PROPACK takes about 300 matrix-vector
+    products (``benchmarks/run.py``, which also times them).
 
     Fallbacks: if the block method has not converged within ``_MAX_STEPS`` iterations it warns
     (``RuntimeWarning``) and uses Lanczos bidiagonalization (PROPACK through

@@ -14,8 +14,8 @@ from .alignment import cos2_with_directions, subspace_projection
 from .blas import controller
 from .finite_n import predicted_terms
 from .network import run_two_steps
-from .spectra import count_outliers, mp_edges, top_singular_each
-from .spikes import K_POWERS, TOP, off_powers, spike_census, spike_records
+from .spectra import count_outliers, mp_edges, top_singular, top_singular_each
+from .spikes import K_POWERS, MARGIN, TOP, off_powers, spike_census, spike_records
 from .targets import Target, make_target
 from .theory import first_direction_alignment, is_learnable, lambda_count, n_spikes
 from .validation import positive_int
@@ -72,13 +72,18 @@ def simulate(N: int = _D["N"], d: int | None = None, n: int | None = None,
         predicted = predictions.result()
     # W2's top TOP serve the spike records too, and without a null run W2's own edge off the
     # powers of a is computed beside them (four top-k at once: about 0.6 s less at N = 2048);
-    # only W2's vectors are used
+    # only W2's vectors are used. Without a null run only values above that edge make
+    # records: W2's top top_k suffice unless the last of them is above it too.
     top_W2 = min(max(top_k, TOP), run.N, run.d)
-    jobs = ((run.W0, top_k, False), (run.W1, top_k, False), (run.W2, top_W2, True))
+    jobs = ((run.W0, top_k, False), (run.W1, top_k, False),
+            (run.W2, top_W2 if null else min(top_k, top_W2), True))
     if not null:
         jobs += ((off_powers(run.W2, run.a), 1, False),)
     found = top_singular_each(*zip(*jobs))
-    W2_triplets = found[2]                   # the top top_W2; the top top_k are reported
+    W2_triplets = found[2]                   # the top top_W2 (or top_k); top_k are reported
+    if not null and len(W2_triplets[1]) < top_W2 and W2_triplets[1][-1] > found[3][1][0] * (
+            1.0 + MARGIN):
+        W2_triplets = top_singular(run.W2, top_W2)
     U2, s2, Vt2 = (W2_triplets[0][:, :top_k], W2_triplets[1][:top_k], W2_triplets[2][:top_k])
     spectra = {"W0": found[0], "W1": found[1], "W2": (U2, s2, Vt2)}
     edge = mp_edges(run.N / run.d)[1]

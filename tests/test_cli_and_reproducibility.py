@@ -147,3 +147,17 @@ def test_command_line_defaults_are_those_of_run_two_steps():
     for key in ("N", "alpha1", "alpha2", "batch", "activation", "target", "noise", "seed",
                 "c1", "c2"):
         assert args[key] == sim[key] == run[key], key
+
+
+def test_spike_records_do_not_depend_on_how_many_values_are_reported():
+    """Without a null run, W2's records are the values above its own edge off the powers of
+    a among its top 12; simulate computes W2's top top_k only and its top 12 where the last
+    of those is above the edge too: the same records with top_k = 1 (three spikes, so the
+    top 12 are computed), 8 and 12."""
+    from companion.simulate import simulate
+
+    outs = [simulate(N=768, alpha1=0.35, alpha2=0.49, activation="shifted_tanh", seed=3,
+                     top_k=top_k) for top_k in (1, 8, 12)]
+    assert len(outs[0]["spikes"]) >= 2
+    assert outs[0]["spikes"] == outs[1]["spikes"] == outs[2]["spikes"]
+    assert outs[0]["spike_edge"] == outs[1]["spike_edge"] == outs[2]["spike_edge"]

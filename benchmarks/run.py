@@ -592,7 +592,7 @@ def markdown_table(results: dict) -> str:
             f"| of which: data and two steps | {c['companion_run_s']:.2f} s (the update alone "
             f"{c['companion_update_s']:.2f} s; the four N x n x d products "
             f"{c['four_products_s']:.2f} s) | PyTorch's two steps {c['torch_steps_s']:.2f} s | "
-            f"{c['companion_update_s'] / c['torch_steps_s']:.2f} | |",
+            f"{c['companion_update_s'] / c['torch_steps_s']:.2f} (the update alone) | |",
             f"| of which: three top-8 | {c['companion_top8x3_s']:.2f} s | three `svdvals` "
             f"{c['torch_svdvalsx3_s']:.2f} s | "
             f"{c['companion_top8x3_s'] / c['torch_svdvalsx3_s']:.2f} | |",

@@ -56,7 +56,8 @@ def map_single_threaded(fn, parts: list, workers: int | None = None, costs=None)
     With ``costs`` (an estimate per part), the parts start longest first, on the fewest
     workers (from one per BLAS thread up to ``workers``) that finish them within 10% of an
     even share of the cores: fewer large matrices then compete for the cache (simulate's four
-    top-k at N = 2048 on 2 cores: 0.65 s on 2 workers, 0.76 s on 4)."""
+    top-k at N = 2048 on 2 cores, W2's top 12 among them: 0.65 s on 2 workers, 0.76 s on 4;
+    with W2's top 8, 3 workers are chosen, and 2, 3 or 4 took the same time)."""
     if costs is not None and len(parts) > 1:
         order = sorted(range(len(parts)), key=lambda i: -costs[i])
         most = min(workers or len(parts), len(parts))

@@ -62,8 +62,9 @@ def map_single_threaded(fn, parts: list, workers: int | None = None, costs=None)
         order = sorted(range(len(parts)), key=lambda i: -costs[i])
         most = min(workers or len(parts), len(parts))
         few = min(blas_threads(), most)
-        workers = next((w for w in range(few, most) if _finish(sorted(costs, reverse=True), w)
-                        <= 1.1 * sum(costs) / few), most)
+        ranked = [costs[i] for i in order]
+        workers = next((w for w in range(few, most)
+                        if _finish(ranked, w) <= 1.1 * sum(costs) / few), most)
         done = map_single_threaded(fn, [parts[i] for i in order], workers)
         return [done[order.index(i)] for i in range(len(parts))]
     workers = min(workers or len(parts), len(parts))

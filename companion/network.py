@@ -131,11 +131,9 @@ def _scaled_batch(X, y):
     if X.size < _PARALLEL_DRAW:
         return X * scale
     out = np.empty_like(X)
-    half = slice(X.shape[0] // 2, None)
-    with ThreadPoolExecutor(1, thread_name_prefix="companion-scale") as pool:
-        later = pool.submit(np.multiply, X[half], scale[half], out=out[half])
-        np.multiply(X[:half.start], scale[:half.start], out=out[:half.start])
-        later.result()
+    half = X.shape[0] // 2
+    map_single_threaded(lambda rows: np.multiply(X[rows], scale[rows], out=out[rows]),
+                        [slice(0, half), slice(half, None)])
     return out
 
 

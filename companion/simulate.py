@@ -15,7 +15,7 @@ from .blas import controller
 from .finite_n import predicted_terms
 from .network import run_two_steps
 from .spectra import count_outliers, mp_edges, top_singular, top_singular_each
-from .spikes import K_POWERS, MARGIN, TOP, off_powers, spike_census, spike_records
+from .spikes import K_POWERS, TOP, off_powers, spike_census, spike_records, spike_threshold
 from .targets import Target, make_target
 from .theory import first_direction_alignment, is_learnable, lambda_count, n_spikes
 from .validation import positive_int
@@ -81,14 +81,14 @@ def simulate(N: int = _D["N"], d: int | None = None, n: int | None = None,
         jobs += ((off_powers(run.W2, run.a), 1, False),)
     found = top_singular_each(*zip(*jobs))
     W2_triplets = found[2]                   # the top top_W2 (or top_k); top_k are reported
-    if not null and len(W2_triplets[1]) < top_W2 and W2_triplets[1][-1] > found[3][1][0] * (
-            1.0 + MARGIN):
+    edge_self = None if null else float(found[3][1][0])   # the top singular value off the powers
+    if not null and len(W2_triplets[1]) < top_W2 and W2_triplets[1][-1] > spike_threshold(
+            edge_self):
         W2_triplets = top_singular(run.W2, top_W2)
     U2, s2, Vt2 = (W2_triplets[0][:, :top_k], W2_triplets[1][:top_k], W2_triplets[2][:top_k])
     spectra = {"W0": found[0], "W1": found[1], "W2": (U2, s2, Vt2)}
     edge = mp_edges(run.N / run.d)[1]
     tgt = run.target
-    psi = run.n / run.d
     out = {
         "parameters": {"N": run.N, "d": run.d, "n": run.n, "alpha1": run.alpha1,
                        "alpha2": run.alpha2, "c1": float(c1), "c2": float(c2),
@@ -129,7 +129,6 @@ def simulate(N: int = _D["N"], d: int | None = None, n: int | None = None,
                                                     census["edge"], census["triplets"],
                                                     uncounted=True))
     else:
-        edge_self = float(found[3][1][0])         # the top singular value off the powers
         out["spike_edge"] = _r(edge_self)
         out["spikes"] = _records(spike_records(run.W2 - run.W0, run.a, tgt.directions,
                                                edge_self, W2_triplets))

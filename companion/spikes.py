@@ -86,6 +86,11 @@ def off_powers_edge(W, a, K: int = K_POWERS) -> float:
     return float(top_singular_values(off_powers(W, a, K), 1)[0])
 
 
+def spike_threshold(edge: float, margin: float = MARGIN) -> float:
+    """``edge * (1 + margin)``: what a singular value must exceed to count as a spike."""
+    return positive_real(edge, "edge") * (1.0 + positive_real(margin, "margin", allow_zero=True))
+
+
 def count_spikes(s, weights, edge: float, margin: float = MARGIN,
                  min_weight: float = MIN_WEIGHT) -> int:
     """Number of singular values ``s`` above ``edge * (1 + margin)`` whose left vectors put
@@ -93,9 +98,7 @@ def count_spikes(s, weights, edge: float, margin: float = MARGIN,
     s, w = np.asarray(s, float), np.asarray(weights, float)
     if s.shape != w.shape:
         raise ValueError(f"s and weights must have the same shape, got {s.shape} and {w.shape}")
-    edge = positive_real(edge, "edge")
-    return int(np.sum((s > edge * (1.0 + positive_real(margin, "margin", allow_zero=True)))
-                      & (w >= min_weight)))
+    return int(np.sum((s > spike_threshold(edge, margin)) & (w >= min_weight)))
 
 
 def spike_census(W2, a, W2_null, K: int = K_POWERS, top: int = TOP, W0=None,
@@ -154,7 +157,7 @@ def spike_records(delta, a, directions, edge: float, triplets, K: int = K_POWERS
     U, s, Vt = triplets
     weights = power_weights(U, a, K)
     on = weights.sum(axis=1)
-    edge = positive_real(edge, "edge") * (1.0 + positive_real(margin, "margin", allow_zero=True))
+    edge = spike_threshold(edge, margin)
     strengths = separate_strengths(delta, a, K)
     cos2 = cos2_with_directions(Vt, directions)
     out = []

@@ -125,13 +125,13 @@ def simulate(N: int = _D["N"], d: int | None = None, n: int | None = None,
         out["n_outliers"]["W2_vs_null"] = census["count"]
         out["spikes"] = _records(census["spikes"])
         out["null_spikes"] = _records(census["null_spikes"])
-        out["edge_spikes"] = _records(spike_records(run.W2 - run.W0, run.a, tgt.directions,
+        out["edge_spikes"] = _records(spike_records(run.W2, run.a, tgt.directions,
                                                     census["edge"], census["triplets"],
-                                                    uncounted=True))
+                                                    uncounted=True, base=run.W0))
     else:
         out["spike_edge"] = _r(edge_self)
-        out["spikes"] = _records(spike_records(run.W2 - run.W0, run.a, tgt.directions,
-                                               edge_self, W2_triplets))
+        out["spikes"] = _records(spike_records(run.W2, run.a, tgt.directions, edge_self,
+                                               W2_triplets, base=run.W0))
     for key, is_null in (("spikes", False), ("edge_spikes", False), ("null_spikes", True)):
         strengths = None if predicted is None else predicted.get(is_null)
         for rec in out.get(key, []):

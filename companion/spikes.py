@@ -39,7 +39,7 @@ K_POWERS = 5
 TOP = 12
 
 
-def separate_strengths(delta, a, K: int) -> np.ndarray:
+def separate_strengths(delta, a, K: int, base=None) -> np.ndarray:
     """Strength of each spike term as a *separate* outlier (book: dv-separate-strengths).
 
     With q_1..q_K the Gram-Schmidt powers of a, the rows r_j = q_j^T Delta are the terms of
@@ -49,8 +49,18 @@ def separate_strengths(delta, a, K: int) -> np.ndarray:
     r_1..r_{j-1} (least squares, so that a zero row removes nothing). For N = d a rank-one
     term of strength theta leaves the W0 bulk iff theta > 1, at theta + 1/theta
     (Benaych-Georges & Nadakuditi 2012; book: dv-threshold).
+
+    With ``base`` (W0), ``delta`` is W2 itself and the rows are q_j^T W2 - q_j^T W0: the
+    strengths of W2 - W0 without forming the N x d difference.
     """
-    R = a_power_basis(a, positive_int(K, "K")).T @ finite_array(delta, "delta", 2)
+    Q = a_power_basis(a, positive_int(K, "K"))
+    delta = finite_array(delta, "delta", 2)
+    R = Q.T @ delta
+    if base is not None:
+        base = finite_array(base, "base", 2)
+        if base.shape != delta.shape:
+            raise ValueError(f"base must have delta's shape {delta.shape}, got {base.shape}")
+        R -= Q.T @ base
     out = np.empty(len(R))
     for j, row in enumerate(R):
         if j:
@@ -126,16 +136,17 @@ def spike_census(W2, a, W2_null, K: int = K_POWERS, top: int = TOP, W0=None,
         raise ValueError("W0 and directions must be given together (for the spike records)")
     if W0 is not None:
         out["triplets"] = (U, s, Vt)
-        out["spikes"] = spike_records(W2 - W0, a, directions, edge, (U, s, Vt), K)
+        out["spikes"] = spike_records(W2, a, directions, edge, (U, s, Vt), K, base=W0)
         null_triplets = top_singular(W2_null, top)
         out["s_null"] = null_triplets[1]
-        out["null_spikes"] = spike_records(W2_null - W0, a, directions, edge, null_triplets, K)
+        out["null_spikes"] = spike_records(W2_null, a, directions, edge, null_triplets, K,
+                                           base=W0)
     return out
 
 
 def spike_records(delta, a, directions, edge: float, triplets, K: int = K_POWERS,
                   margin: float = MARGIN, min_weight: float = MIN_WEIGHT,
-                  uncounted: bool = False) -> list[dict]:
+                  uncounted: bool = False, base=None) -> list[dict]:
     """What each counted spike is (companion's census; book: dv-census, dv-expansion): one dict per
     singular value of W2 = W0 + ``delta`` that :func:`count_spikes` counts against ``edge``,
     in decreasing order, with
@@ -153,12 +164,13 @@ def spike_records(delta, a, directions, edge: float, triplets, K: int = K_POWERS
     each is listed. ``uncounted=True`` lists instead the singular values on the powers of a
     (weight >= ``min_weight``) that the count leaves out, below the edge and its margin: a
     term at the edge still shows what it carries (E12's k = 2 spike at N = 2048).
+    With ``base`` (W0), ``delta`` is W2 itself (:func:`separate_strengths`).
     """
     U, s, Vt = triplets
     weights = power_weights(U, a, K)
     on = weights.sum(axis=1)
     edge = spike_threshold(edge, margin)
-    strengths = separate_strengths(delta, a, K)
+    strengths = separate_strengths(delta, a, K, base)
     cos2 = cos2_with_directions(Vt, directions)
     out = []
     for i in range(len(s)):

@@ -59,7 +59,12 @@ def finite_array(x, name: str, ndim: int) -> np.ndarray:
         raise ValueError(f"{name} must be a {ndim}-dimensional array, got shape {arr.shape}")
     if not np.issubdtype(arr.dtype, np.floating):
         arr = arr.astype(np.float64)
-    if not np.all(np.isfinite(arr)):
+    # A sum is NaN or infinite if an entry is (or, rarely, if finite entries overflow it):
+    # one pass without a temporary array (half the time of the entry-wise test, which would
+    # allocate a boolean array of N x d), the entry-wise test only to confirm.
+    with np.errstate(over="ignore", invalid="ignore"):
+        total = np.sum(arr)
+    if not np.isfinite(total) and not np.all(np.isfinite(arr)):
         raise ValueError(f"{name} contains NaN or infinite values")
     return arr
 

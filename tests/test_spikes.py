@@ -62,6 +62,18 @@ def test_separate_strengths_remove_the_part_parallel_to_earlier_terms():
                                atol=1e-10)
 
 
+def test_separate_strengths_from_w2_and_its_base_are_those_of_the_difference():
+    # simulate passes W2 and W0 instead of forming W2 - W0 (one N x d array less)
+    W0, a, delta = _planted()
+    W2 = W0 + delta
+    np.testing.assert_allclose(spikes.separate_strengths(W2, a, 3, base=W0),
+                               spikes.separate_strengths(delta, a, 3), rtol=1e-12, atol=1e-13)
+    np.testing.assert_allclose(spikes.separate_strengths(W2, a, 3, base=W0), [6.0, 0.0, 2.5],
+                               atol=1e-10)
+    with pytest.raises(ValueError, match="base must have delta's shape"):
+        spikes.separate_strengths(W2, a, 3, base=W0[:, :-1])
+
+
 def test_spike_records_give_order_strength_and_content_of_each_counted_spike():
     """Planted terms of strengths 6 (order 0) and 2.5 (order 2) with known right vectors:
     each counted spike reports its order, its separate strength and which direction it carries;

@@ -50,6 +50,19 @@ def test_gradient_rejects_mismatched_shapes_and_nonfinite_data():
         cp.gradient(W, a, X, y, activation="swish")
 
 
+def test_finite_check_sees_every_nonfinite_entry_and_no_overflowing_sum():
+    # the check sums first (one pass, no temporary) and confirms entry by entry: an infinite
+    # sum of finite entries passes, inf - inf (a NaN sum) and a lone NaN are caught
+    from companion.validation import finite_array
+
+    huge = np.full((3, 3), 1e308)
+    assert finite_array(huge, "W", 2) is huge
+    assert finite_array(np.full((3, 3), 3e38, dtype=np.float32), "W", 2).dtype == np.float32
+    for bad in ([[1.0, np.nan]], [[np.inf, -np.inf]], [[1e308, 1e308, np.inf]], [[-np.inf, 0]]):
+        with pytest.raises(ValueError, match="W contains NaN or infinite values"):
+            finite_array(np.array(bad), "W", 2)
+
+
 def test_theory_functions_validate():
     with pytest.raises(ValueError, match="alpha1"):
         cp.lambda_count(0.5, 0.1)

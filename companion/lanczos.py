@@ -29,6 +29,7 @@ from .blas import (
     project_out,
     small_gemm_rows,
 )
+from .ritz import convergence_deficit, grown, orthonormalize, top_eigenpairs
 from .validation import available_memory_bytes, check_fits_in_memory, finite_array, positive_int
 
 # The start block (and the fallback's start vector) is drawn from this seed: reproducible.
@@ -47,9 +48,6 @@ _TOL_VALUE = {np.dtype(np.float64): 1e-12, np.dtype(np.float32): 1e-9}
 _TOL_VECTOR = {np.dtype(np.float64): 1e-9, np.dtype(np.float32): 1e-6}
 # Every triplet satisfies W v = s u and W^T u = s v to this times s_1^2 / s.
 _TOL_RESIDUAL = {np.dtype(np.float64): 1e-7, np.dtype(np.float32): 1e-5}
-# A singular value with a gap of 5% of it to its neighbours (10% in eigenvalues of the Gram
-# operator) counts as separated: then its singular vectors must be accurate too.
-_SEPARATED = 0.1
 # Through the Gram operator, singular values far below the largest lose relative accuracy
 # (measured on graded spectra: 1e-13 relative at 1e-5 s_1 and 8e-12 at 1e-6 s_1 in float64,
 # 1e-7 at 2e-3 s_1 and 2e-7 at 1e-3 s_1 in float32); a top k that reaches below this fraction
@@ -234,8 +232,8 @@ def _mixed(W: np.ndarray) -> bool:
 
 
 def _tolerances(dt, vectors: bool) -> tuple[float, float, float]:
-    """(value, vector, residual) tolerances of :func:`_deficit`; the value's alone without
-    ``vectors``."""
+    """(value, vector, residual) tolerances of :func:`companion.ritz.convergence_deficit`;
+    the value's alone without ``vectors``."""
     dt = np.dtype(dt)
     return (_TOL_VALUE[dt],) + ((_TOL_VECTOR[dt], _TOL_RESIDUAL[dt]) if vectors
                                 else (np.inf, np.inf))
@@ -289,9 +287,9 @@ def _block_lanczos(W: np.ndarray, k: int, b: int, max_steps: int, seed: int, wid
     rng = np.random.default_rng(seed)
     chunk = small_gemm_rows(A, b)
     Q = np.empty((rows, m), dtype=basis)
-    H = np.zeros((rows, rows))
-    Q[:b], _ = _orthonormalize(rng.standard_normal((b, m)) if start is None else start, Q[:0],
-                               1.0, eps, rng)
+    H = np.zeros((min(rows, 8 * b), min(rows, 8 * b)))    # grown as the basis grows
+    Q[:b], _ = orthonormalize(rng.standard_normal((b, m)) if start is None else start,
+                                   Q[:0], 1.0, eps, rng)
     p, lo = b, 0                         # basis Q[:p]; newest block Q[lo:p]
     info = {"block": b, "products": 0, "steps": 0, "checks": 0, "restarts": 0, "basis": p,
             "trace": [], "seconds": 0.0, "product_seconds": 0.0, "reorth_seconds": 0.0,
@@ -304,6 +302,7 @@ def _block_lanczos(W: np.ndarray, k: int, b: int, max_steps: int, seed: int, wid
     while True:
         # one step: G times the newest block, as rows: (Q_c A^T) A, scaled by c^2 so that
         # the Gram operator neither overflows nor underflows (c is fixed at the first step)
+        H = grown(H, p + b, rows)
         t_product = clock()
         with limited(wide):
             Qb = Q[lo:p].astype(dt, copy=False)
@@ -332,16 +331,16 @@ def _block_lanczos(W: np.ndarray, k: int, b: int, max_steps: int, seed: int, wid
         bn = min(b, m - p)               # size of the next block (the space may run out)
         t_qr = clock()
         info["reorth_seconds"] += t_qr - t_reorth
-        Qn, R = _orthonormalize(Y.astype(np.float64, copy=False), Q[:p], scale, eps, rng)
+        Qn, R = orthonormalize(Y.astype(np.float64, copy=False), Q[:p], scale, eps, rng)
         t_rr = clock()
         info["qr_seconds"] += t_rr - t_qr
         full = p + bn > p_max
         if step >= next_check or bn == 0 or full or step >= max_steps:
             info["checks"] += 1
             n_ritz = min(p, max(k + 1, keep if full else 0, b if ritz else 0))
-            theta, Z = _top_eigenpairs(H[:p, :p], n_ritz)
+            theta, Z = top_eigenpairs(H[:p, :p], n_ritz)
             res = np.linalg.norm(R[:bn] @ Z[lo:p, :k], axis=0)
-            deficit = _deficit(theta, res, k, eps, *tols)
+            deficit = convergence_deficit(theta, res, k, eps, *tols)
             info["rr_seconds"] += clock() - t_rr
             info["trace"].append((step, p, round(deficit, 2), float(res.max(initial=0.0))))
             if deficit <= 0.0 or bn == 0:
@@ -389,62 +388,3 @@ def _block_lanczos(W: np.ndarray, k: int, b: int, max_steps: int, seed: int, wid
     U, Vt = (Bt.T, small) if N >= d else (small.T, Bt)
     info["seconds"] = clock() - t_start
     return (U.astype(dt, copy=False), s.astype(dt, copy=False), Vt.astype(dt, copy=False)), info
-
-
-def _top_eigenpairs(H: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
-    """The n largest eigenvalues of the symmetric H, decreasing, and their eigenvectors
-    (NumPy's eigh: SciPy's subset solver is faster at N <= 512 only, and costs 0.3 s to import)."""
-    theta, Z = np.linalg.eigh(H)
-    return theta[::-1][:n], Z[:, ::-1][:, :n]
-
-
-def _orthonormalize(Y, Qb, scale, eps, rng):
-    """Orthonormal rows Qn and R with Y = R^T Qn, for Y already orthogonal to the rows of Qb.
-
-    Cholesky QR twice, accurate while Y is well conditioned; otherwise an SVD: directions of
-    Y that are numerically zero (below 8 eps times Y's size before Gram-Schmidt) get zero rows
-    of R and random replacements, and every direction is orthogonalized against Qb again
-    (Gram-Schmidt leaves errors of order eps * scale / size in the small ones).
-    """
-    try:
-        L1 = np.linalg.cholesky(Y @ Y.T)
-        cond = np.diag(L1)
-        if cond.min() > 1e-5 * cond.max() and cond.min() > 1e-3 * scale:
-            Q1 = np.linalg.inv(L1) @ Y
-            L2 = np.linalg.cholesky(Q1 @ Q1.T)
-            Qn = np.linalg.inv(L2) @ Q1
-            return Qn, (L1 @ L2).T      # Y = L1 Q1 = L1 L2 Qn
-    except np.linalg.LinAlgError:
-        pass
-    Ua, S, Qn = np.linalg.svd(Y, full_matrices=False)   # Y = Ua diag(S) Qn
-    R = S[:, None] * Ua.T
-    dead = S <= 8 * eps * max(scale, 1e-300)
-    if np.any(dead):
-        R[dead] = 0.0
-        Qn[dead] = rng.standard_normal((int(dead.sum()), Y.shape[1]))
-    for _ in range(2):
-        Qn -= (Qn @ Qb.T) @ Qb
-    q, r = np.linalg.qr(Qn.T)
-    signs = np.sign(np.diag(r))
-    return np.ascontiguousarray((q * np.where(signs == 0, 1.0, signs)).T), R
-
-
-def _deficit(theta, res, k, eps, tol_val, tol_vec, tol_res) -> float:
-    """max_i log(residual_i / tolerance_i) over the top k Ritz pairs: <= 0 when converged.
-
-    With residual r_i and gap g_i to the neighbouring Ritz values, |lambda_i - theta_i| <=
-    r_i^2 / g_i, so r_i^2 <= 2 tol_val theta_i g_i gives sqrt(theta_i) to tol_val (g_i floored
-    at 1e-3 theta_i: in a cluster the bound holds with the gap to the rest). A separated value
-    (g_i >= 10% of theta_i) also needs r_i <= tol_vec g_i, its vector's angle bound; every r_i
-    is at most tol_res theta_1; residuals below about eps * theta count as converged.
-    """
-    th = np.clip(theta, 0.0, None)
-    if th[0] == 0.0:
-        return -1.0                      # the zero matrix
-    diffs = th[:-1] - th[1:]
-    gaps = np.minimum(np.r_[np.inf, diffs], np.r_[diffs, np.inf])[:k]
-    value_tol = np.sqrt(2.0 * tol_val * th[:k] * np.maximum(gaps, 1e-3 * th[:k]))
-    vector_tol = np.where(gaps >= _SEPARATED * th[:k], tol_vec * gaps, np.inf)
-    floor = 8.0 * eps * (th[:k] + math.sqrt(eps) * th[0])
-    tol = np.maximum(np.minimum(np.minimum(value_tol, vector_tol), tol_res * th[0]), floor)
-    return float(np.max(np.log(np.maximum(res, 1e-300) / tol)))

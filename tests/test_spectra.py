@@ -417,3 +417,18 @@ def test_costed_parts_start_longest_first_on_the_fewest_workers():
     assert [p for p, _ in four] == ["a", "b", "c", "d"]
     assert [p for p, _ in three] == ["a", "b", "c"]
     assert len({t for _, t in four}) <= 2 and len({t for _, t in three}) == 3
+
+
+def test_the_projected_matrix_grows_with_the_basis_keeping_what_it_holds():
+    # companion.ritz.grown: H is allocated as the basis grows (fresh pages of a full-size
+    # projection cost the command line more than the products), never beyond the basis' cap
+    from companion.ritz import grown
+
+    H = np.arange(9.0).reshape(3, 3)
+    assert grown(H, 3, 10) is H
+    G = grown(H, 4, 10)
+    assert G.shape == (6, 6)                       # twice as many at a time
+    np.testing.assert_array_equal(G[:3, :3], H)
+    assert not G[3:].any() and not G[:, 3:].any()
+    assert grown(G, 9, 7).shape == (7, 7)          # at most the cap
+    assert grown(H, 20, 30).shape == (20, 20)      # at least the size asked for

@@ -210,7 +210,7 @@ def _top_singular(W: np.ndarray, k: int, vectors: bool = True):
 def _propack(W: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The fallback: Lanczos bidiagonalization (PROPACK) from a seeded start vector, then
     ARPACK if PROPACK fails; s decreasing."""
-    from scipy.sparse.linalg import svds  # only here: scipy's import costs 0.3 s at start-up
+    from scipy.sparse.linalg import svds  # only here: its import took 0.19 to 0.45 s
 
     m = min(W.shape)
     rng = np.random.default_rng(_LANCZOS_SEED)

@@ -304,6 +304,10 @@ def test_outlier_counts():
     # null edge = the null's second singular value (its first spike is skipped)
     assert cp.count_outliers_against_null(s, null) == 2
     assert cp.count_outliers_against_null(s, null, skip=0) == 0
+    assert cp.count_outliers(s, np.float32(2.0)) == 2
+    for bad in (float("nan"), -1.0, "2"):       # a NaN edge would count nothing, silently
+        with pytest.raises(ValueError, match="edge"):
+            cp.count_outliers(s, bad)
 
 
 def test_top_singular_each_is_top_singular_with_one_thread():

@@ -287,9 +287,9 @@ def _block_lanczos(W: np.ndarray, k: int, b: int, max_steps: int, seed: int, wid
     rng = np.random.default_rng(seed)
     chunk = small_gemm_rows(A, b)
     Q = np.empty((rows, m), dtype=basis)
-    H = np.zeros((min(rows, 8 * b), min(rows, 8 * b)))    # grown as the basis grows
+    H = np.zeros((min(rows, 8 * b),) * 2)    # grown as the basis grows (ritz.grown)
     Q[:b], _ = orthonormalize(rng.standard_normal((b, m)) if start is None else start,
-                                   Q[:0], 1.0, eps, rng)
+                              Q[:0], 1.0, eps, rng)
     p, lo = b, 0                         # basis Q[:p]; newest block Q[lo:p]
     info = {"block": b, "products": 0, "steps": 0, "checks": 0, "restarts": 0, "basis": p,
             "trace": [], "seconds": 0.0, "product_seconds": 0.0, "reorth_seconds": 0.0,

@@ -173,10 +173,10 @@ def _ascend(W, a, X, Xy, act: Activation, out: np.ndarray, add_W: bool,
     Below it the split gains nothing and, right after other threaded BLAS calls (as in
     :func:`run_two_steps`), loses up to 1.5 times at N = 512 to OpenBLAS's spinning threads."""
     N = W.shape[0]
-    workers, rows = _blocks(N, X.shape[0], W.shape[1], block_rows)
-    starts = list(range(0, N, rows))
     if blocks is None:
         blocks = _block_buffers(W, X.shape[0], block_rows)
+    workers, rows = len(blocks), blocks[0].shape[0]          # as _blocks chose them
+    starts = list(range(0, N, rows))
 
     def run(part):
         P, mine = part                                      # one block, reused

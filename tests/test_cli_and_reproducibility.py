@@ -44,6 +44,20 @@ def test_cli_json_has_the_documented_keys():
     assert all(r["value"] <= edge < s["value"] for r in out["edge_spikes"] for s in out["spikes"])
 
 
+def test_cli_run_exits_with_main_status_and_writes_all_output(tmp_path):
+    """The process's entry point (cli.run, which freezes the collector after simulate): its
+    output, redirected to a file, is complete JSON, and a bad argument still exits with 2."""
+    out = tmp_path / "out.json"
+    with out.open("w") as fh:
+        res = subprocess.run([sys.executable, "-m", "companion", "simulate", "--N", "120",
+                              "--json"], stdout=fh, stderr=subprocess.PIPE, text=True,
+                             timeout=300)
+    assert res.returncode == 0, res.stderr
+    assert json.loads(out.read_text())["parameters"]["N"] == 120
+    bad = _cli("simulate", "--N", "-3")
+    assert bad.returncode == 2 and "N" in bad.stderr and not bad.stdout
+
+
 def test_cli_table_and_help():
     res = _cli("simulate", "--N", "200", "--target", "he1")
     assert res.returncode == 0 and "Lambda = 3" in res.stdout and "he1" in res.stdout

@@ -243,6 +243,12 @@ def test_plain_pip_install_runs_the_command_line(checkout, tmp_path):
               label="packaging: python -m companion simulate --N 200").stdout
     result = json.loads(out)
     assert result["n_outliers"] and result["singular_values"]
+    # the console script (pyproject's [project.scripts]) gives the same output
+    script = python.parent / "companion"
+    scripted = run([script, "simulate", "--N", "200", "--json"], cwd=work,
+                   label="packaging: the companion script, simulate --N 200").stdout
+    assert {k: v for k, v in json.loads(scripted).items() if k != "seconds"} == {
+        k: v for k, v in result.items() if k != "seconds"}
     run([python, "-m", "companion", "reproduce", "--scale", "small", "--only", "E6",
          "--out", work / "x"], cwd=work, timeout=1800,
         label="packaging: python -m companion reproduce --scale small --only E6")

@@ -199,8 +199,9 @@ def run() -> None:
     so that the interpreter's last collection skips them: it walked NumPy's and the
     package's objects for 24 to 32 ms of the 35 to 44 ms from the output to the end of the
     process (``simulate --N 2048``, medians of 8 runs in two measurements), time a reader
-    waits for and the command does not need. Only there: ``reproduce`` writes files, whose objects are left to the normal
-    teardown, and a caller of :func:`main` in its own process keeps a working collector."""
+    waits for and the command does not need. Only there: ``reproduce`` writes files, whose
+    objects are left to the normal teardown, and a caller of :func:`main` in its own process
+    keeps a working collector."""
     argv = sys.argv[1:]
     status = main(argv)
     if argv[:1] == ["simulate"]:

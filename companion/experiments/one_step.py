@@ -26,10 +26,10 @@ from dataclasses import dataclass
 from typing import Iterable
 
 import numpy as np
-from threadpoolctl import threadpool_limits
 
 from ..activations import Activation, get_activation
 from ..alignment import cos2_with_directions, subspace_projection
+from ..blas import limited
 from ..gaussian import gaussian_expectation
 from ..network import draw_run, gradient
 from ..spectra import singular_values, top_singular
@@ -46,8 +46,11 @@ def _top(W: np.ndarray, k: int = 1):
     up; on a shared machine the waiting threads made the sweeps of this module several times
     slower in wall time (the E1 sweep at N = 1000: 43 s instead of 7 s on 2 busy cores), so
     the sweeps pin BLAS to one thread for this step only (the gradient keeps all threads).
+    Through :func:`companion.blas.limited`, whose controller is made once:
+    ``threadpoolctl.threadpool_limits`` scans the loaded libraries at every call (1.8 s of
+    the chapter's 25 s Run all with one BLAS thread, 506 calls).
     """
-    with threadpool_limits(limits=1, user_api="blas"):
+    with limited(1):
         return top_singular(W, k)
 
 

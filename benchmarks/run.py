@@ -550,8 +550,10 @@ def chapter_times_table(results: dict) -> str:
             f"on {m['cpu']} ({m['cores']} cores, Python {m['python']}); each time includes "
             f"starting the kernel.")
     if install is not None:
+        when = results.get("measured", {}).get("install", {}).get("date", date)
         note += (f" Installing the package with its notebooks extra into a fresh environment "
-                 f"from the package index took {install:.0f} s.")
+                 f"from the package index took {install:.0f} s"
+                 f"{'' if when == date else f' (measured {when})'}.")
     return note + "\n\n" + "\n".join(rows) + "\n"
 
 

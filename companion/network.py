@@ -156,8 +156,8 @@ def _blocks(N: int, n: int, d: int, block_rows: int = _BLOCK_ROWS) -> tuple[int,
 def _block_buffers(W, n: int, block_rows: int = _BLOCK_ROWS) -> list[np.ndarray]:
     """One (rows x n) block of sigma'(W X^T) per worker of :func:`_ascend`, allocated once
     for both steps: the second step reuses memory the first has touched (at N = 2048, 2 x 16
-    MB of fresh pages less, whose faults cost more than their products where the machine's
-    memory is fragmented)."""
+    MB of fresh pages less; what that saves in time was within the run-to-run noise of a
+    whole process)."""
     workers, rows = _blocks(W.shape[0], n, W.shape[1], block_rows)
     return [np.empty((rows, n), dtype=W.dtype) for _ in range(workers)]
 

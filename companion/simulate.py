@@ -71,9 +71,10 @@ def simulate(N: int = _D["N"], d: int | None = None, n: int | None = None,
                             dtype=dtype, c1=c1, c2=c2)
         predicted = predictions.result()
     n_samples = run.n
-    # nothing below reads the batch: its memory is freed for the top-k's arrays (on a virtual
-    # machine, fresh pages cost more than the products that fill them: at N = 2048, about a
-    # sixth of the process's time went to the kernel zeroing new pages)
+    # nothing below reads the batch: its memory is freed for the top-k's arrays (32 MB of the
+    # peak at N = 2048, 265 MB with the other savings of that round; their time gain was
+    # within the noise in later interleaved tests, which also found 64 MB more memory cost
+    # nothing measurable)
     run.X1 = run.y1 = run.X2 = run.y2 = None
     # W2's top TOP serve the spike records too, and without a null run W2's own edge off the
     # powers of a is computed beside them (four top-k at once: about 0.6 s less at N = 2048);

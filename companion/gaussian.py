@@ -8,7 +8,7 @@ quadrature.
 from __future__ import annotations
 
 from functools import lru_cache
-from math import factorial, sqrt
+from math import factorial, fsum, prod, sqrt
 
 import numpy as np
 from numpy.polynomial import hermite_e
@@ -26,9 +26,15 @@ def gaussian_expectation(f, order: int = 200) -> float:
     Exact for polynomials of degree < 2 * order; for smooth bounded functions such as tanh
     the error at the default order is far below 1e-10. Functions with kinks (ReLU) converge
     slowly: use :func:`gaussian_expectation_piecewise` for them.
+
+    The weighted terms are added with :func:`math.fsum` (correctly rounded), not a BLAS dot
+    product, whose order of additions depends on the CPU's kernel: the same values of f give
+    the same number on every machine. A moment that is zero in exact arithmetic still comes
+    out as rounding noise here; where it must be exactly zero, compute it exactly
+    (:func:`normalized_hermite_moment`).
     """
     nodes, weights = _nodes_weights(order)
-    return float(np.dot(weights, f(nodes)))
+    return fsum((weights * np.asarray(f(nodes), float)).tolist())
 
 
 def gaussian_expectation_piecewise(f, breakpoints=(0.0,), order: int = 120) -> float:
@@ -49,6 +55,39 @@ def hermite(j: int, z) -> np.ndarray:
     coef = np.zeros(j + 1)
     coef[j] = 1.0
     return hermite_e.hermeval(np.asarray(z, float), coef)
+
+
+def hermite_coefficients(j: int) -> list[int]:
+    """The integer coefficients of He_j in the monomial basis (constant first), from the
+    recurrence He_{j+1} = z He_j - j He_{j-1}."""
+    previous, current = [1], [0, 1]
+    if j == 0:
+        return previous
+    for i in range(1, j):
+        following = [0] + current
+        for m, c in enumerate(previous):
+            following[m] -= i * c
+        previous, current = current, following
+    return current
+
+
+def normalized_hermite_moment(j: int, p: int, q: int = 0) -> float:
+    """E[zeta^q (He_j(zeta) / sqrt(j!))^p], exactly: the polynomial zeta^q He_j^p is
+    expanded in integers and E zeta^m = (m - 1)!! for even m, 0 for odd m (book: dv-hermite).
+    Moments that vanish (by parity or orthogonality) are exactly 0, never rounding noise."""
+    poly = [0] * q + [1]
+    he = hermite_coefficients(j)
+    for _ in range(p):
+        product = [0] * (len(poly) + len(he) - 1)
+        for a, ca in enumerate(poly):
+            for b, cb in enumerate(he):
+                product[a + b] += ca * cb
+        poly = product
+    total = sum(c * prod(range(m - 1, 0, -2)) for m, c in enumerate(poly) if m % 2 == 0)
+    if not total:
+        return 0.0
+    scale = factorial(j) ** (p // 2)
+    return total / scale if p % 2 == 0 else total / scale / sqrt(factorial(j))
 
 
 def normalized_hermite(j: int, z) -> np.ndarray:

@@ -15,7 +15,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from .gaussian import gaussian_expectation, normalized_hermite
+from .gaussian import gaussian_expectation, normalized_hermite, normalized_hermite_moment
 from .validation import check_fits_in_memory, positive_int, positive_real
 
 LINK_NAMES = ("he1", "he2", "he3", "he4", "tanh")
@@ -23,27 +23,38 @@ LINK_NAMES = ("he1", "he2", "he3", "he4", "tanh")
 
 @dataclass(frozen=True)
 class Link:
-    """A link function g with E g(zeta)^2 = 1 and its Gaussian moments."""
+    """A link function g with E g(zeta)^2 = 1 and its Gaussian moments.
+
+    ``hermite``: j when g = He_j / sqrt(j!); its moments are then computed exactly
+    (:func:`companion.gaussian.normalized_hermite_moment`), so that a moment that vanishes is
+    0 and not rounding noise of either sign."""
 
     name: str
     g: Callable[[np.ndarray], np.ndarray]
+    hermite: int | None = None
 
     def __call__(self, z):
         return self.g(z)
 
+    def _expectation(self, p: int, q: int) -> float:
+        """E[zeta^q g(zeta)^p]."""
+        if self.hermite is not None:
+            return normalized_hermite_moment(self.hermite, p, q)
+        return gaussian_expectation(lambda z: z ** q * self.g(z) ** p)
+
     @property
     def mu_star(self) -> float:
         """mu* = E[z g(z)], the linear (He_1) coefficient; one step learns only if it is != 0."""
-        return gaussian_expectation(lambda z: z * self.g(z))
+        return self._expectation(1, 1)
 
     def moment(self, p: int) -> float:
         """E g(zeta)^p."""
-        return gaussian_expectation(lambda z: self.g(z) ** p)
+        return self._expectation(p, 0)
 
     def z_moment(self, p: int) -> float:
         """E[zeta g(zeta)^p]; the reused second step sees beta* through these
         (book: dv-learnability)."""
-        return gaussian_expectation(lambda z: z * self.g(z) ** p)
+        return self._expectation(p, 1)
 
     def information_exponent(self, max_order: int = 8, tol: float = 1e-9) -> float:
         """Smallest j >= 1 with E[g He_j] != 0 (``inf`` if none up to ``max_order``)."""
@@ -69,7 +80,7 @@ def make_link(spec) -> Link:
     name = spec.strip().lower()
     if name in ("he1", "he2", "he3", "he4"):
         j = int(name[2])
-        return Link(name, lambda z, j=j: normalized_hermite(j, z))
+        return Link(name, lambda z, j=j: normalized_hermite(j, z), hermite=j)
     if name == "tanh":
         root = sqrt(gaussian_expectation(lambda z: np.tanh(z) ** 2))
         return Link("tanh", lambda z: np.tanh(z) / root)

@@ -22,7 +22,9 @@ import contextlib
 import io
 import json
 import math
+import os
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -57,6 +59,23 @@ def test_the_stored_key_is_what_the_answer_key_computes():
     text = answer_key.render(answer_key.build_key())
     assert answer_key.KEY_FILE.read_text() == text, (
         "companion/exercises/key.json is stale: run python tools/answer_key.py --write")
+
+
+@pytest.mark.parametrize("coretype", ["Haswell", "SkylakeX", "Prescott"])
+def test_the_key_is_the_same_under_another_cpus_blas_kernels(coretype):
+    """Another CPU's BLAS (its OpenBLAS kernel family, played with OPENBLAS_CORETYPE in a
+    fresh process) computes the same key: no stored answer depends on the last bits of a
+    sum (an answer that is exactly 0 is computed as 0, not as rounding noise of a sign)."""
+    env = {**os.environ, "OPENBLAS_CORETYPE": coretype}
+    out = subprocess.run([sys.executable, str(ROOT / "tools" / "answer_key.py"), "--check"],
+                         env=env, capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, (coretype, out.stdout, out.stderr)
+
+
+def test_the_answers_that_vanish_are_exactly_zero():
+    """E[z g^p] for g = He_3/sqrt(6) vanishes at p = 1 (orthogonality), 2 and 4 (parity)."""
+    assert VALUES["rf-ex-zmoment"][0] == VALUES["rf-ex-zmoment"][1] == 0.0
+    assert VALUES["rf-ex-zmoment"][3] == 0.0
 
 
 def test_every_answer_has_an_expected_value_and_the_right_count_of_numbers():

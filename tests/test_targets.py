@@ -61,3 +61,30 @@ def test_y_moments_of_a_sum():
     tgt = cp.make_target("he1+he1", 10, np.random.default_rng(0), noise=1.0)
     # y ~ N(0, 3): E y^4 = 27
     assert tgt.y_moments(4)[4] == pytest.approx(27.0, rel=1e-10)
+
+
+@pytest.mark.parametrize("j", [1, 2, 3, 4])
+@pytest.mark.parametrize("p,q", [(1, 0), (2, 0), (3, 0), (4, 0), (1, 1), (2, 1), (3, 1),
+                                 (5, 1)])
+def test_exact_hermite_moments_agree_with_quadrature(j, p, q):
+    """The exact moments of a Hermite link (integer arithmetic) against Gauss-Hermite
+    quadrature, and exactly 0 where they vanish."""
+    from companion.gaussian import (
+        gaussian_expectation,
+        normalized_hermite,
+        normalized_hermite_moment,
+    )
+    exact = normalized_hermite_moment(j, p, q)
+    quadrature = gaussian_expectation(lambda z: z ** q * normalized_hermite(j, z) ** p)
+    assert exact == pytest.approx(quadrature, rel=1e-12, abs=1e-10)
+    if abs(quadrature) < 1e-9:
+        assert exact == 0.0
+
+
+def test_hermite_coefficients_and_known_moments():
+    from companion.gaussian import hermite_coefficients, normalized_hermite_moment
+    assert hermite_coefficients(3) == [0, -3, 0, 1]
+    assert hermite_coefficients(4) == [3, 0, -6, 0, 1]
+    # E[z g^3] for g = He_3 / sqrt(6): 324 / 6^(3/2)
+    assert normalized_hermite_moment(3, 3, 1) == pytest.approx(324 / 6 ** 1.5, rel=1e-15)
+    assert cp.make_link("he3").z_moment(2) == 0.0 and cp.make_link("he3").mu_star == 0.0

@@ -50,7 +50,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 import companion as cp  # noqa: E402
-from companion import lanczos  # noqa: E402
+from companion.core import lanczos  # noqa: E402
 from companion.simulate import simulate  # noqa: E402
 
 
@@ -447,8 +447,8 @@ SCALE_SCRIPT = r"""
 import json, resource, sys, time
 import numpy as np
 import companion as cp
-from companion import lanczos
-from companion.network import estimate_run_bytes
+from companion.core import lanczos
+from companion.core.network import estimate_run_bytes
 N, dtype = int(sys.argv[1]), sys.argv[2]
 t0 = time.perf_counter()
 run = cp.run_two_steps(N=N, alpha1=0.35, alpha2=0.45, batch="reused", target="he1+he3",

@@ -4,51 +4,75 @@
 a box or section of the book (most on its page "The derivations in one place",
 book/derivations.md), and tests/test_labels.py checks that every cited label exists."""
 
-from .activations import Activation, get_activation, hermite_activation, shifted_tanh
-from .alignment import (
-                        a_power_basis,
-                        cos2_with_directions,
-                        left_overlaps,
-                        subspace_projection,
-                        term_sizes,
+# the core's modules under the names code written against the flat package used
+# (companion.core.store.load, cp.core.finite_n.predicted_terms, ...)
+from companion.core import (
+    activations,
+    alignment,
+    book,
+    expansion,
+    finite_n,
+    gaussian,
+    network,
+    plotting,
+    runs,
+    spectra,
+    spikes,
+    store,
+    targets,
+    theory,
+    validation,
 )
-from .network import (
-                        TwoStepRun,
-                        correlation_loss,
-                        gradient,
-                        init_network,
-                        run_two_steps,
-                        step_size,
-                        two_step_update,
+from companion.core.activations import (
+    Activation,
+    get_activation,
+    hermite_activation,
+    shifted_tanh,
 )
-from .spectra import (
-                        count_outliers,
-                        count_outliers_against_null,
-                        mp_edges,
-                        mp_singular_value_density,
-                        singular_values,
-                        top_singular,
-                        top_singular_each,
-                        top_singular_values,
+from companion.core.alignment import (
+    a_power_basis,
+    cos2_with_directions,
+    left_overlaps,
+    subspace_projection,
+    term_sizes,
 )
-from .spikes import count_spikes, separate_strengths, spike_census
-from .targets import Link, Target, make_link, make_target
-from .theory import (
-                        first_direction_alignment,
-                        is_learnable,
-                        lambda_boundary,
-                        lambda_count,
-                        n_spikes,
-                        nearest_line,
-                        one_step_prediction,
-                        one_step_theta,
-                        phase_line,
-                        phase_region,
-                        present_terms,
-                        spike_exponent,
-                        spiked_rectangular,
-                        term_exists,
-                        u1_alignment,
+from companion.core.network import (
+    TwoStepRun,
+    correlation_loss,
+    gradient,
+    init_network,
+    run_two_steps,
+    step_size,
+    two_step_update,
+)
+from companion.core.spectra import (
+    count_outliers,
+    count_outliers_against_null,
+    mp_edges,
+    mp_singular_value_density,
+    singular_values,
+    top_singular,
+    top_singular_each,
+    top_singular_values,
+)
+from companion.core.spikes import count_spikes, separate_strengths, spike_census
+from companion.core.targets import Link, Target, make_link, make_target
+from companion.core.theory import (
+    first_direction_alignment,
+    is_learnable,
+    lambda_boundary,
+    lambda_count,
+    n_spikes,
+    nearest_line,
+    one_step_prediction,
+    one_step_theta,
+    phase_line,
+    phase_region,
+    present_terms,
+    spike_exponent,
+    spiked_rectangular,
+    term_exists,
+    u1_alignment,
 )
 
 __version__ = "0.1.0"

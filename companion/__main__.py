@@ -1,5 +1,5 @@
 """``python -m companion``: see :mod:`companion.cli`."""
 
-from .cli import run
+from companion.cli import run
 
 run()

@@ -13,7 +13,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-#: Where ``python -m companion reproduce --scale paper`` results ship (``companion.store``).
+from companion.reproduce import CATALOG
+
+#: Where ``python -m companion reproduce --scale paper`` results ship (``companion.core.store``).
 DATA_DIR = "companion/data/paper"
 
 
@@ -33,84 +35,85 @@ class Claim:
 CLAIMS: list[Claim] = [
     Claim("One step: the update is approximately rank one and captures a single direction",
           "paper (abstract)", "fig-os-rank-one",
-          "tests/test_experiments_one_step.py::test_gradient_is_rank_one_plus_vanishing_remainder"),
+          "tests/chapters/one_step/test_one_step_experiments.py::test_gradient_is_rank_one_plus_vanishing_remainder"),
     Claim("One step requires the target function to have an information exponent of one",
           "paper (abstract)", "fig-os-he3",
-          "tests/test_experiments_one_step.py::test_directions_he3_invisible_he1_learned"),
+          "tests/chapters/one_step/test_one_step_experiments.py::test_directions_he3_invisible_he1_learned"),
     Claim("One step at eta = Theta(1): a BBP transition of the top singular value and its "
           "alignment", "predecessors", "fig-os-transition",
-          "tests/test_experiments_one_step.py::test_transition_unit_shapes_reproducible_and_bbp",
+          "tests/chapters/one_step/test_one_step_experiments.py::test_transition_unit_shapes_reproducible_and_bbp",
           ("E1",)),
     Claim("One step at eta = N^alpha: the spike grows, its alignment saturates at "
           "cos^2(u1, beta*)", "predecessors", "fig-os-growth",
-          "tests/test_experiments_one_step.py::"
+          "tests/chapters/one_step/test_one_step_experiments.py::"
           "test_growth_unit_spike_grows_and_alignment_saturates_at_u1", ("E2",)),
     Claim("Two steps: W2 behaves as a spiked random matrix with multiple outliers, each "
           "corresponding to a learned direction", "paper (abstract)", "fig-ts-spectrum",
-          "tests/test_experiments_two_steps.py::test_spectrum_with_null_shapes_and_first_spike",
+          "tests/chapters/two_steps/test_two_steps_experiments.py::test_spectrum_with_null_shapes_and_first_spike",
           ("E10",)),
     Claim("The number of outliers is determined by alpha1, alpha2 through "
           "floor(alpha2 / (1/2 - alpha1)); Lambda = min(L - 1, that), L the degree of the "
           "polynomial expansion", "paper (abstract); the cap L - 1 from an AI-written summary, "
           "not endorsed by the authors", "fig-ts-phase",
-          "tests/test_theory.py::test_lambda_on_a_grid_matches_the_formula", ("E3",)),
+          "tests/core/test_theory.py::test_lambda_on_a_grid_matches_the_formula", ("E3",)),
     Claim("Read as terms beyond the first spike: 1 + Lambda outliers when every order exists, "
           "1 + floor(Lambda/2) for an odd activation; they appear one by one as N grows",
           "companion derives, measures", "fig-ts-emergence",
-          "tests/test_experiments_two_steps.py::test_spike_emergence_run_at_a_tiny_size",
+          "tests/chapters/two_steps/test_two_steps_experiments.py::test_spike_emergence_run_at_a_tiny_size",
           ("E11",)),
     Claim("Each term crosses the spiked-matrix threshold when its separate strength, growing "
           "as N^(alpha2 - k(1/2 - alpha1)), passes it; the last terms are out of reach",
           "companion derives, measures", "fig-ts-strengths",
-          "tests/test_spikes.py::test_census_counts_spikes_on_the_powers_of_a_above_the_null_edge",
+          "tests/core/test_spikes.py::test_census_counts_spikes_on_the_powers_of_a_above_the_null_edge",
           ("E11",)),
     Claim("Term k of W2 has size N^(alpha2 - k(1/2 - alpha1)); at laptop sizes the measured "
           "slopes exceed it", "companion derives, measures", "fig-ts-exponents",
-          "tests/test_experiments_two_steps.py::"
+          "tests/chapters/two_steps/test_two_steps_experiments.py::"
           "test_first_spike_grows_and_even_term_beats_odd_floor", ("E4",)),
     Claim("If alpha1 + alpha2 < 1/2, the second update is effectively one step of size "
           "eta1 + eta2", "AI-written summary, not endorsed by the authors", "fig-ts-one-step",
-          "tests/test_experiments_two_steps.py::"
+          "tests/chapters/two_steps/test_two_steps_experiments.py::"
           "test_two_steps_act_as_one_only_with_a_reused_batch", ("E5",)),
     Claim("Independent batches restrict learning to directions with an information exponent "
           "of one", "paper (abstract)", "fig-rf-he3",
-          "tests/test_learning.py::test_he3_learned_only_with_reuse", ("E7",)),
+          "tests/core/test_learning.py::test_he3_learned_only_with_reuse", ("E7",)),
     Claim("The first spike carries the information-exponent-one direction in both batch "
           "settings, a little better with a fresh batch (2n samples in all)",
           "companion derives, measures", "fig-rf-first-direction",
-          "tests/test_experiments_reuse_vs_fresh.py::"
+          "tests/chapters/reuse_vs_fresh/test_reuse_vs_fresh_experiments.py::"
           "test_first_direction_unit_reproducible_and_science", ("E6",)),
     Claim("Batch reuse lets the second update capture directions of higher information "
           "exponent, e.g. He_3, if Lambda >= 2", "paper (abstract); the condition Lambda >= 2 "
           "from an AI-written summary, not endorsed by the authors", "fig-rf-he3",
-          "tests/test_learning.py::test_he3_learned_only_with_reuse", ("E7",)),
+          "tests/core/test_learning.py::test_he3_learned_only_with_reuse", ("E7",)),
     Claim("The He_3 direction is carried by one outlier whose left vector lies on a^{o3}, "
           "the k = 2 term", "companion derives, measures", "fig-rf-outlier",
-          "tests/test_experiments_reuse_vs_fresh.py::"
+          "tests/chapters/reuse_vs_fresh/test_reuse_vs_fresh_experiments.py::"
           "test_beta_carrier_finds_the_vector_and_its_left_weights", ("E7",)),
     Claim("Other targets: even links are never learned; a mixture and a bounded odd link "
           "only with reuse", "companion derives, measures", "fig-rf-targets",
-          "tests/test_experiments_reuse_vs_fresh.py::"
+          "tests/chapters/reuse_vs_fresh/test_reuse_vs_fresh_experiments.py::"
           "test_reuse_learns_bounded_odd_target_fresh_does_not", ("E8",)),
     Claim("Which activations allow it: tanh and tanh(z + 1/2) by the expansion; ReLU lies "
           "outside it (measured only)", "companion derives, measures", "fig-rf-activations",
-          "tests/test_experiments_reuse_vs_fresh.py::"
+          "tests/chapters/reuse_vs_fresh/test_reuse_vs_fresh_experiments.py::"
           "test_projection_unit_relu_reused_has_no_prediction", ("E9",)),
     Claim("Distinct spikes carry distinct directions: with a He_1 + He_3 target and a reused "
           "batch the first spike carries He_1 and the k = 2 spike He_3, beyond every spike of "
           "the null run; the k = 1 spike and a fresh batch's spikes carry no He_3",
           "companion measures", "fig-ts-content",
-          "tests/test_experiments_learned_directions.py::"
+          "tests/chapters/two_steps/test_two_steps_learned_directions.py::"
           "test_stored_e12_the_k2_spike_carries_he3_beyond_every_null_spike", ("E12",)),
     Claim("The census counts a rank-one term on the powers of a once its strength passes "
           "about the BBP value that clears the null run's edge by the census's 2% margin "
           "(terms of known strength planted into null runs)", "companion measures",
           "fig-fs-calibration",
-          "tests/test_calibration.py::test_stored_e13_half_detection_near_the_bbp_value",
+          "tests/chapters/finite_size/test_finite_size_calibration.py::test_stored_e13_half_detection_near_the_bbp_value",
           ("E13",)),
     Claim("The headline needs seeds: the spread of the He_3 projection at finite N",
           "companion measures", "fig-fs-spread",
-          "tests/test_experiments_finite_size.py::test_headline_spread_and_ordering", ("E7",)),
+          "tests/chapters/finite_size/test_finite_size_experiments.py"
+          "::test_headline_spread_and_ordering", ("E7",)),
 ]
 
 
@@ -127,7 +130,6 @@ def _test_cell(test: str) -> str:
 
 def render() -> str:
     """The registry page (MyST markdown) generated from :data:`CLAIMS` and the catalog."""
-    from .reproduce import CATALOG
 
     lines = [
         "# Registry: claims, figures, tests, data",
@@ -193,13 +195,13 @@ def render() -> str:
         "a rerun reuses them, an interrupted run resumes, a damaged entry is recomputed.",
         "",
         "The stored runs ship with the package and the chapters read them with "
-        "`companion.store.load`; the switch is the environment variable "
+        "`companion.core.store.load`; the switch is the environment variable "
         "`COMPANION_PAPER_DATA` (unset: the shipped copy; a folder: that folder; `off`: "
         "none, and the chapters say so). To work with the numbers yourself:",
         "",
         "```python",
         "from companion import store",
-        "from companion.figures import two_steps as figures",
+        "from companion.chapters.two_steps import figures",
         "runs = store.load(\"E11\")                       # Runs: parameters, seed, results",
         "runs.where(activation=\"shifted_tanh\", alpha1=0.38, N=4096).values(\"n_outliers\")",
         "fig = figures.spike_emergence_counts(runs)     # the book's figure, redrawn",

@@ -8,10 +8,11 @@ import gc
 import json
 import sys
 
-from . import __version__
-from .activations import NAMED_ACTIVATIONS
-from .simulate import RUN_DEFAULTS as D
-from .simulate import simulate
+from companion import __version__
+from companion import reproduce as rp
+from companion.core.activations import NAMED_ACTIVATIONS
+from companion.simulate import RUN_DEFAULTS as D
+from companion.simulate import simulate
 
 BATCHES = ("reused", "fresh")
 
@@ -144,7 +145,6 @@ def _learnable(value) -> str:
 
 
 def _reproduce(args) -> int:
-    from . import reproduce as rp
 
     try:
         ids = rp.parse_only(args.only)

@@ -14,7 +14,7 @@ with every order, such as tanh(z + 1/2)) and sees
 * the growth exponent alpha2 - k (1/2 - alpha1) of each term of the expansion
   (``ts-conj-expansion``), which grow, which lie on a phase line (exponent zero) and which
   vanish, and which exist for the activation;
-* where a stored paper-scale run (:mod:`companion.store`; the registry page lists them:
+* where a stored paper-scale run (:mod:`companion.core.store`; the registry page lists them:
   E3/E4 term sizes, E11 spike counts and separate strengths, E7 He_3 projections, E5 two
   steps against one, ``ts-conj-one-step``) lies within :data:`RADIUS` of the point, its
   measured values with N and the number of seeds.
@@ -23,11 +23,11 @@ Math is written in TeX for the MathJax of the page it is shown in (the book's: M
 typesets the fragment, whose root carries the class ``mathjax_process``, and the script
 typesets what it rewrites); where a page has no MathJax, each formula shows a plain form.
 
-The JavaScript computes Lambda with the rule of :func:`companion.theory.lambda_count` (the
+The JavaScript computes Lambda with the rule of :func:`companion.core.theory.lambda_count` (the
 same floor tolerance, read from the package, not retyped), and the page keeps its state in
 the address (``?alpha1=0.38&alpha2=0.45&activation=generic``). Every number shown from the
 stored runs is aggregated here (means over the seeds, local slopes) and rounded with
-:func:`companion.book.fmt`, so the page is the same on every CPU; the JavaScript only
+:func:`companion.core.book.fmt`, so the page is the same on every CPU; the JavaScript only
 looks up the nearest stored point.
 """
 
@@ -40,11 +40,12 @@ from importlib import resources
 
 import numpy as np
 
-from . import store, theory
-from .book import fmt, fmt_signed
-from .experiments import sweep_runs
-from .experiments.two_steps import local_slopes
-from .summaries.two_steps import spike_counts, spike_predictions
+from companion.chapters.two_steps.experiments import local_slopes
+from companion.chapters.two_steps.summaries import spike_predictions
+from companion.core import store, theory
+from companion.core.book import fmt, fmt_signed
+from companion.core.experiment import sweep_runs
+from companion.core.spikes import spike_counts
 
 #: a stored point is shown when it lies within this distance of the reader's point
 RADIUS = 0.03
@@ -70,8 +71,8 @@ def _pairs(runs) -> list[tuple[float, float]]:
 def _term_sizes(runs, source: str, a1: float, a2: float) -> dict:
     """E3/E4 (reused batch, tanh, He_1): mean term sizes T_0..T_3 per N, and the local
     growth exponent of each term between the two largest sizes (geometric mean over the
-    seeds, :func:`companion.experiments.two_steps.local_slopes`) against the companion's
-    exponent (:func:`companion.theory.spike_exponent`)."""
+    seeds, :func:`companion.chapters.two_steps.experiments.local_slopes`) against the companion's
+    exponent (:func:`companion.core.theory.spike_exponent`)."""
     sel = sweep_runs(runs).where(alpha1=a1, alpha2=a2, batch="reused")
     Ns = sorted(sel.unique("N"))
     rows = [{"N": int(N), "seeds": len(sel.where(N=N)),
@@ -88,12 +89,12 @@ def _term_sizes(runs, source: str, a1: float, a2: float) -> dict:
 
 def _spike_counts(counts: dict, predictions: dict, a1: float, a2: float) -> list[dict]:
     """E11 (reused batch, He_1, c1 = c2 = 1) at one point, from the chapter's table
-    (:func:`companion.summaries.two_steps.spike_counts`): per activation and N, the mean,
+    (:func:`companion.chapters.two_steps.summaries.spike_counts`): per activation and N, the mean,
     range and seeds of the spike count of W2 (census against the null run, first spike
     included), the mean separate strength of the terms k = 1..3; beside them the finite-N
-    prediction (:func:`companion.summaries.two_steps.spike_predictions`, book: dv-finite-n):
+    prediction (:func:`companion.chapters.two_steps.summaries.spike_predictions`, book: dv-finite-n):
     the predicted strengths, the census's threshold and the predicted count; and the
-    companion's limit (:func:`companion.theory.n_spikes`)."""
+    companion's limit (:func:`companion.core.theory.n_spikes`)."""
     out = []
     for (p1, p2, act), row in counts.items():
         if (p1, p2) != (a1, a2):
@@ -180,7 +181,7 @@ def stored_points(root=None) -> list[dict]:
 
 def explorer_data(root=None) -> dict:
     """Everything the page's script needs: the stored points (:func:`stored_points`), the
-    tolerances of :func:`companion.theory.lambda_count` and :func:`~companion.theory.phase_line`
+    tolerances of :func:`companion.core.theory.lambda_count` and :func:`~companion.core.theory.phase_line`
     (read from the package), the default state and the search radius."""
     return {
         "floor_tol": theory._FLOOR_TOL,

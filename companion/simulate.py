@@ -9,16 +9,28 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from .activations import get_activation
-from .alignment import cos2_with_directions, subspace_projection
-from .blas import controller
-from .finite_n import predicted_terms
-from .network import run_two_steps
-from .spectra import count_outliers, mp_edges, top_singular, top_singular_each
-from .spikes import K_POWERS, TOP, off_powers, spike_census, spike_records, spike_threshold
-from .targets import Target, make_target
-from .theory import first_direction_alignment, is_learnable, lambda_count, n_spikes
-from .validation import positive_int
+from companion.core.activations import get_activation
+from companion.core.alignment import cos2_with_directions, subspace_projection
+from companion.core.blas import controller
+from companion.core.finite_n import predicted_terms
+from companion.core.network import run_two_steps
+from companion.core.spectra import count_outliers, mp_edges, top_singular, top_singular_each
+from companion.core.spikes import (
+    K_POWERS,
+    TOP,
+    off_powers,
+    spike_census,
+    spike_records,
+    spike_threshold,
+)
+from companion.core.targets import Target, make_target
+from companion.core.theory import (
+    first_direction_alignment,
+    is_learnable,
+    lambda_count,
+    n_spikes,
+)
+from companion.core.validation import positive_int
 
 TOP_K = 8
 #: the defaults of a run: those of :func:`companion.run_two_steps`, the one place they are set
@@ -38,14 +50,14 @@ def simulate(N: int = _D["N"], d: int | None = None, n: int | None = None,
     Keys: ``parameters``; ``singular_values`` (``W0``, ``W1``, ``W2``: top ``top_k``);
     ``bulk_edge`` (Marchenko-Pastur, 1 + sqrt(N/d)); ``n_outliers`` (``W1``, ``W2``: above the
     bulk edge with a 2% margin, and with ``null=True`` also ``W2_vs_null``: the spikes of
-    :func:`companion.spikes.spike_census`, above the null run's bulk edge and on the powers of
+    :func:`companion.core.spikes.spike_census`, above the null run's bulk edge and on the powers of
     a, counted exactly as the spike-emergence experiment counts them); ``lambda_theory``
     (the paper's Lambda) and ``n_spikes_theory`` (:func:`companion.n_spikes`: the first spike
     plus the terms k <= Lambda that exist for this activation, 1 + floor(Lambda/2) for tanh);
     ``alignment`` (``top_vector_cos2`` and ``top4_projection``, one number per target
     direction in the order of the target string, and ``chance`` = 4/d);
     ``theory`` (first-direction alignment predictions and learnability per direction);
-    ``spikes``: one record per spike of W2 (:func:`companion.spikes.spike_records`: its
+    ``spikes``: one record per spike of W2 (:func:`companion.core.spikes.spike_records`: its
     order ``k``, singular ``value``, separate ``strength``, its ``weight`` on the powers of a
     and ``cos2``, one number per target direction), counted against the null run's edge with
     ``null=True`` (then also ``null_spikes``, the null run's own spikes against the same
@@ -53,7 +65,7 @@ def simulate(N: int = _D["N"], d: int | None = None, n: int | None = None,
     out, below the edge: what a term at the edge carries) and against W2's own edge off the
     powers of a (``spike_edge``) without it;
     each record also has ``strength_predicted``, the finite-N prediction of that term's
-    separate strength (:func:`companion.finite_n.predicted_terms`, book: dv-finite-n;
+    separate strength (:func:`companion.core.finite_n.predicted_terms`, book: dv-finite-n;
     ``None`` for a fresh batch or an activation with a kink, where it is not derived);
     ``seconds``.
     """

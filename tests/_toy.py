@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from companion.experiments import Experiment
+from companion.core.experiment import Experiment
 
 
 class Counter:

@@ -203,7 +203,7 @@ def test_jupyterlab_shows_little_more_code_than_the_page(stem):
               for ln in "".join(c["source"]).splitlines() if ln.strip()]
     assert len(hidden) <= MAX_HIDDEN_CODE_LINES, (
         f"{stem}.ipynb hides {len(hidden)} code lines from the page (at most "
-        f"{MAX_HIDDEN_CODE_LINES}); move the computation into companion/summaries/")
+        f"{MAX_HIDDEN_CODE_LINES}); move the computation into companion/chapters/<chapter>/summaries.py")
 
 
 @pytest.mark.parametrize("stem", NOTEBOOKS)

@@ -31,8 +31,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from companion.exercises import ANSWERS, _answer, check
-from companion.exercises._answer import Answer, compare, key_entry
+from companion.core import answers as _answer
+from companion.core.answers import Answer, compare, key_entry
+from companion.exercises import ANSWERS, check
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
@@ -274,18 +275,20 @@ def test_the_package_holds_no_value_and_no_code_that_computes_one():
     assert public == {"what", "kind", "rtol", "atol", "points", "hint", "size"}
     for spec in ANSWERS.values():
         assert not hasattr(spec, "expected") and not hasattr(spec, "value")
-    # the exercise modules import nothing of the package outside companion.exercises: the
-    # functions that compute the values (theory, experiments) are not reachable from them
-    folder = ROOT / "companion" / "exercises"
-    for path in folder.glob("*.py"):
+    # the chapters' exercise modules import nothing of the package but the comparison
+    # (companion.core.answers): the functions that compute the values (theory, experiments)
+    # are not reachable from them
+    modules = sorted((ROOT / "companion" / "chapters").glob("*/exercises.py"))
+    assert len(modules) == 5
+    for path in modules:
         for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.ImportFrom):
-                assert node.level in (0, 1) and not (node.level == 0 and node.module
-                                                     and node.module.startswith("companion")), (
-                    f"{path.name} imports {node.module} (level {node.level})")
+            if isinstance(node, ast.ImportFrom) and node.module != "__future__":
+                assert node.module == "companion.core.answers", (
+                    f"{path} imports {node.module} (level {node.level})")
             if isinstance(node, ast.Import):
                 assert not any(a.name.startswith(("companion", "tools", "answer_key"))
-                               for a in node.names), path.name
+                               for a in node.names), path
+    folder = ROOT / "companion" / "exercises"
     assert "answer_key" not in "".join(p.read_text() for p in folder.glob("[!_]*.py"))
 
 

@@ -125,9 +125,9 @@ def test_cli_version_and_bad_constant():
 
 def test_simulate_null_counts_spikes_as_the_stored_experiment_does():
     """``simulate(null=True)`` counts the spikes of W2 exactly as the spikes-one-by-one
-    experiment does (companion.spikes.spike_census): on a seed the stored runs do not use,
+    experiment does (companion.core.spikes.spike_census): on a seed the stored runs do not use,
     its count equals the stored count wherever the stored seeds agree, at N = 1024."""
-    from companion import store
+    from companion.core import store
     from companion.simulate import simulate
     runs = store.load("E11")
     if runs is None:

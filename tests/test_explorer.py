@@ -3,7 +3,7 @@ book: dv-exponents).
 
 * its data: every stored (alpha1, alpha2) of E3, E4, E5, E7 and E11 is a point of the page,
   and every number it shows equals the mean over the seeds of the stored CSV columns
-  (read with the csv module, independently of companion.store), with the right N and number
+  (read with the csv module, independently of companion.core.store), with the right N and number
   of seeds;
 * the page in a real browser (headless Chromium driven by Playwright, the system's
   chromium): the BUILT page ``_build/html/book/explorer.html`` loads without a script error,
@@ -11,7 +11,7 @@ book: dv-exponents).
   its state back to the address, says so when the address is invalid, shows the stored
   values of the CSVs, and makes no request that leaves the page (file:, data:, about:,
   blob: only); its JavaScript gives the same Lambda, phase line, term existence and
-  outlier count as companion.theory on a grid of points; the book's MathJax typesets its
+  outlier count as companion.core.theory on a grid of points; the book's MathJax typesets its
   math, also what the script rewrites, and without MathJax each formula shows a plain form;
 * its files: the markup, style and script are package data that pyproject ships, joined
   without a stray marker; the script parses (``node --check``, skipped without node); the
@@ -36,7 +36,8 @@ from pathlib import Path
 
 import pytest
 
-from companion import explorer, finite_n, theory
+from companion import explorer
+from companion.core import finite_n, theory
 
 DATA = Path(str(resources.files("companion") / "data" / "paper"))
 ROOT = Path(__file__).resolve().parents[1]
@@ -404,7 +405,7 @@ def test_javascript_agrees_with_the_package_on_a_grid(tab, page_url):
     # (up to Lambda = 49: before theory.term_exists judged moments against the size of their
     # integrands, the quadrature's 6e-8 for tanh's m_22 = 0 made it count odd orders there)
     bad = [(g, j, p) for g, j, p in zip(grid, js, py) if j != p]
-    assert not bad, f"JS and companion.theory disagree at {bad[:5]}"
+    assert not bad, f"JS and companion.core.theory disagree at {bad[:5]}"
     assert all(j[2] == 1 + j[0] // 2 for j in js)
     exists = page.evaluate("""() => [...Array(12).keys()].map(k =>
         [companionExplorer.termExists(k, "tanh"), companionExplorer.termExists(k, "generic")])""")

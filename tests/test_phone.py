@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 from test_explorer import SETTLED, browser  # noqa: F401  (the module's browser fixture)
 
-from companion import theory
+from companion.core import theory
 
 pytestmark = pytest.mark.book
 

@@ -16,9 +16,9 @@ import functools
 import numpy as np
 import pytest
 
-from companion import store
+from companion.core import store
+from companion.core.runs import Run, Runs
 from companion.reproduce import CATALOG, EXPERIMENT_IDS
-from companion.runs import Run, Runs
 
 #: agreement between a recomputed and a stored number (see the module docstring)
 RTOL, ATOL = 2e-6, 1e-8

@@ -10,8 +10,9 @@ import sys
 
 import pytest
 
-from companion import __version__, store
+from companion import __version__
 from companion import reproduce as rp
+from companion.core import store
 
 
 def test_code_fingerprint_is_in_the_key(tmp_path, monkeypatch, tiny_sizes):
@@ -19,7 +20,7 @@ def test_code_fingerprint_is_in_the_key(tmp_path, monkeypatch, tiny_sizes):
     fp = rp.code_fingerprint()
     assert len(fp) == 12 and fp == rp.code_fingerprint()
     rp.reproduce(["E10"], out=tmp_path, progress=False)
-    import companion.sweep as sw
+    import companion.core.sweep as sw
     calls = []
     real = sw._compute_unit
     monkeypatch.setattr(sw, "_compute_unit", lambda *a: calls.append(a) or real(*a))
@@ -76,7 +77,7 @@ def test_every_experiment_writes_figure_and_tidy_data(tmp_path, tiny_sizes):
         assert column in header, column
     # a rerun computes nothing
     calls = []
-    import companion.sweep as sw
+    import companion.core.sweep as sw
     real = sw._compute_unit
     sw._compute_unit = lambda *a: calls.append(a) or real(*a)
     try:

@@ -5,7 +5,7 @@
 ``MISTAKES`` the values of likely mistakes, each with a sentence about the mistake that does
 not name the right value. The package keeps only the hashed form of both
 (``companion/exercises/key.json``, package data; how and why:
-``companion/exercises/_answer.py``), so that
+``companion/core/answers.py``), so that
 ``check`` can say "Right", the direction and the likely mistake without holding the value.
 
     python tools/answer_key.py           # print every answer (the instructors' key)
@@ -29,15 +29,18 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 KEY_FILE = ROOT / "companion" / "exercises" / "key.json"
 
-from companion.activations import shifted_tanh  # noqa: E402
-from companion.exercises import ANSWERS  # noqa: E402
-from companion.exercises._answer import Answer, fine_cells, key_entry  # noqa: E402
-from companion.experiments.finite_size import spike_growth_table  # noqa: E402
-from companion.experiments.one_step import noise_level, threshold_eta, transition_theory  # noqa: E402
-from companion.experiments.reuse_vs_fresh import bounded_odd_link  # noqa: E402
-from companion.gaussian import gaussian_expectation  # noqa: E402
-from companion.targets import make_link, make_target  # noqa: E402
-from companion.theory import (  # noqa: E402
+from companion.chapters.finite_size.experiments import spike_growth_table  # noqa: E402
+from companion.chapters.one_step.experiments import (  # noqa: E402
+    noise_level,
+    threshold_eta,
+    transition_theory,
+)
+from companion.chapters.reuse_vs_fresh.experiments import bounded_odd_link  # noqa: E402
+from companion.core.activations import shifted_tanh  # noqa: E402
+from companion.core.answers import Answer, fine_cells, key_entry  # noqa: E402
+from companion.core.gaussian import gaussian_expectation  # noqa: E402
+from companion.core.targets import make_link, make_target  # noqa: E402
+from companion.core.theory import (  # noqa: E402
     first_direction_alignment,
     is_learnable,
     lambda_boundary,
@@ -48,6 +51,7 @@ from companion.theory import (  # noqa: E402
     spike_exponent,
     u1_alignment,
 )
+from companion.exercises import ANSWERS  # noqa: E402
 
 # --- one_step -------------------------------------------------------------------------------
 

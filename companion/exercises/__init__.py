@@ -8,7 +8,7 @@ a count, a list of numbers or a function, the chapter's module here registers an
 what is asked, how it is compared (tolerance, test points) and a hint. The values themselves
 are not in the package: the instructors' answer key (``tools/answer_key.py`` in the
 repository) computes them with the package and stores only their salted hashes in ``key.json``
-(what that does and does not reveal: :mod:`companion.exercises._answer`)::
+(what that does and does not reveal: :mod:`companion.core.answers`)::
 
     from companion.exercises import check
     check("os-ex-psi", 0.8)          # -> "Right: ..." or "Not yet: 0.9 is too high for ..."
@@ -25,8 +25,12 @@ import json
 from importlib import resources
 from typing import Any
 
-from . import finite_size, intro, one_step, reuse_vs_fresh, two_steps
-from ._answer import Answer, Feedback, compare, compare_form
+from companion.chapters.finite_size import exercises as finite_size
+from companion.chapters.intro import exercises as intro
+from companion.chapters.one_step import exercises as one_step
+from companion.chapters.reuse_vs_fresh import exercises as reuse_vs_fresh
+from companion.chapters.two_steps import exercises as two_steps
+from companion.core.answers import Answer, Feedback, compare, compare_form
 
 #: label (or label/part) -> Answer, over the whole book
 ANSWERS: dict[str, Answer] = {}

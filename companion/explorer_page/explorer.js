@@ -5,9 +5,9 @@
   var $ = function (id) { return document.getElementById(id); };
   var MAXA = 0.49, MAXROWS = 10;
 
-  // Lambda with the rule of companion.theory.lambda_count (same floor tolerance)
+  // Lambda with the rule of companion.core.theory.lambda_count (same floor tolerance)
   function lambdaCount(a1, a2) { return Math.floor(a2 / (0.5 - a1) + data.floor_tol); }
-  // companion.theory.phase_line: the k >= 1 with alpha2 = k (1/2 - alpha1), else null
+  // companion.core.theory.phase_line: the k >= 1 with alpha2 = k (1/2 - alpha1), else null
   function phaseLine(a1, a2) {
     var k = Math.round(a2 / (0.5 - a1));
     return (k >= 1 && Math.abs(a2 - k * (0.5 - a1)) <= data.line_tol) ? k : null;

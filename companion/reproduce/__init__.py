@@ -4,9 +4,9 @@ at paper scale: ``python -m companion reproduce [--scale small|paper] [--only E4
 
 Each experiment (:mod:`.catalog`) is a list of units (one parameter point x one seed) and a
 unit function that lives in the chapter's experiment module: the science is in
-:mod:`companion.experiments`, nothing is re-implemented here. Units are cached on disk
-(:class:`companion.cache.ResultCache`: keyed by every parameter, the seed, the package version
-and :func:`.catalog.code_fingerprint`), run in parallel by :func:`companion.sweep.run_sweep`,
+:mod:`companion.core.experiment`, nothing is re-implemented here. Units are cached on disk
+(:class:`companion.core.cache.ResultCache`: keyed by every parameter, the seed, the package version
+and :func:`.catalog.code_fingerprint`), run in parallel by :func:`companion.core.sweep.run_sweep`,
 drawn by the same figure function the chapter uses (PNG and PDF) and written as tidy data
 (:mod:`.tidy`).
 
@@ -21,11 +21,12 @@ import os
 import sys
 from pathlib import Path
 
-from .. import __version__
-from ..experiments import SCALES, check_scale
-from ..sweep import plan_sweep, run_sweep
-from .catalog import CATALOG, EXPERIMENT_IDS, SIDECAR, code_fingerprint
-from .tidy import write_tidy
+from companion import __version__
+from companion.core.cache import ResultCache
+from companion.core.experiment import SCALES, check_scale
+from companion.core.sweep import plan_sweep, run_sweep
+from companion.reproduce.catalog import CATALOG, EXPERIMENT_IDS, SIDECAR, code_fingerprint
+from companion.reproduce.tidy import write_tidy
 
 __all__ = ["CATALOG", "EXPERIMENT_IDS", "SCALES", "check_output_dir", "code_fingerprint",
            "parse_only", "reproduce", "report"]
@@ -82,7 +83,6 @@ def reproduce(ids=None, scale: str = "small", jobs: int = 1, out=".", cache_dir=
     """
     from tqdm import tqdm
 
-    from ..cache import ResultCache
 
     check_scale(scale)
     ids = parse_only(None) if ids is None else list(ids)

@@ -1,6 +1,6 @@
 """The table of experiments (E1 to E13, book: reg-experiments): for each id, the experiment (its
-unit function and units, defined in the chapter's module under :mod:`companion.experiments`),
-the figure function that draws it (:mod:`companion.figures`) and the shape of its tidy CSV.
+unit function and units, defined in the chapter's module under :mod:`companion.core.experiment`),
+the figure function that draws it (a chapter's ``figures`` module) and the shape of its tidy CSV.
 One explicit table: nothing is registered as a side effect of an import.
 """
 
@@ -8,23 +8,22 @@ from __future__ import annotations
 
 import ast
 import hashlib
-import inspect
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from ..experiments import Experiment
-from ..experiments import calibration as x5
-from ..experiments import learned_directions as x4
-from ..experiments import one_step as x1
-from ..experiments import reuse_vs_fresh as x3
-from ..experiments import two_steps as x2
-from ..figures import finite_size as f5
-from ..figures import learned_directions as f4
-from ..figures import one_step as f1
-from ..figures import reuse_vs_fresh as f3
-from ..figures import two_steps as f2
-from . import tidy
+from companion.chapters.finite_size import calibration as x5
+from companion.chapters.finite_size import figures as f5
+from companion.chapters.one_step import experiments as x1
+from companion.chapters.one_step import figures as f1
+from companion.chapters.reuse_vs_fresh import experiments as x3
+from companion.chapters.reuse_vs_fresh import figures as f3
+from companion.chapters.two_steps import experiments as x2
+from companion.chapters.two_steps import figures as f2
+from companion.chapters.two_steps import figures as f4
+from companion.chapters.two_steps import learned_directions as x4
+from companion.core.experiment import Experiment
+from companion.reproduce import tidy
 
 
 @dataclass(frozen=True)
@@ -66,11 +65,12 @@ SIDECAR: dict[str, dict] = {"E11": {"headline": {
 
 #: modules whose code decides the numbers of a run (not the figures): their source is hashed
 #: into every cache key by :func:`code_fingerprint`
-NUMERICS_MODULES = ("activations", "alignment", "expansion", "gaussian", "lanczos", "network",
-                    "spectra", "spikes", "targets", "theory", "validation",
-                    "experiments/one_step", "experiments/two_steps",
-                    "experiments/reuse_vs_fresh", "experiments/learned_directions",
-                    "experiments/calibration", "finite_n")
+NUMERICS_MODULES = ("core/activations", "core/alignment", "core/expansion", "core/gaussian",
+                    "core/lanczos", "core/network", "core/spectra", "core/spikes", "core/targets",
+                    "core/theory", "core/validation", "core/finite_n",
+                    "chapters/one_step/experiments", "chapters/two_steps/experiments",
+                    "chapters/reuse_vs_fresh/experiments",
+                    "chapters/two_steps/learned_directions", "chapters/finite_size/calibration")
 
 
 def code_behaviour(source: str) -> str:
@@ -98,7 +98,7 @@ def code_fingerprint(base: Path | None = None) -> str:
     folder (default: this package)."""
     h = hashlib.sha256()
     if base is None:
-        base = Path(inspect.getfile(Experiment)).resolve().parents[1]
+        base = Path(__file__).resolve().parents[1]
     for name in NUMERICS_MODULES:
         h.update(name.encode() + b"\0")
         h.update(code_behaviour((base / f"{name}.py").read_text()).encode())

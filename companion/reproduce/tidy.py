@@ -1,7 +1,7 @@
 """Tidy data of an experiment: ``<id>.csv`` (one row per run, or per run and grid value, with
 every parameter and the seed as columns), the ``<id>.json`` sidecar (package version, scale,
 date, sizes, every run's parameters) and the runs themselves as ``<id>.npz``
-(:func:`companion.store.write`, read back by :func:`companion.store.load`)."""
+(:func:`companion.core.store.write`, read back by :func:`companion.core.store.load`)."""
 
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ from typing import Callable
 
 import numpy as np
 
-from .. import __version__
-from ..runs import Runs
-from ..store import write as write_runs
+from companion import __version__
+from companion.core.runs import Runs
+from companion.core.store import write as write_runs
 
 
 def _base(run) -> dict:

@@ -1,0 +1,1 @@
+"""The chapter book/finite_size.ipynb, "Finite size, honestly"."""

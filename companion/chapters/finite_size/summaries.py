@@ -1,0 +1,372 @@
+"""The numbers of the chapter "Finite size, honestly" (book/finite_size.ipynb), one function
+per section: the limits it compares with (``fs-conj-count``), the small parameters
+(``sec-fs-scales``), the outliers and the spike census at one size (``sec-fs-outliers``), the
+spread over seeds (``sec-fs-spread``), the convergence of the first spike
+(``sec-fs-convergence``), the blow-up of a polynomial activation (``sec-fs-blowup``) and
+the census calibrated by planted terms (``fs-obs-calibration``)."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from companion.chapters.finite_size import calibration as cal
+from companion.chapters.finite_size import experiments as ex
+from companion.chapters.finite_size.figures import POLYNOMIAL
+from companion.chapters.finite_size.tables import sci
+from companion.core.book import Numbers, fmt, fmt_fixed, fmt_interval, fmt_signed
+from companion.core.network import run_two_steps
+from companion.core.runs import Runs
+from companion.core.theory import lambda_count, n_spikes
+from companion.core.validation import positive_int
+
+
+def _span(values, digits: int = 2) -> str:
+    """``"low to high"`` of ``values``, each with :func:`fmt`."""
+    return f"{fmt(min(values), digits)} to {fmt(max(values), digits)}"
+
+
+def limits() -> Numbers:
+    """The companion's limits at the headline exponents (``fs-conj-count``): ``n_every``,
+    the outliers of W2 with an activation that has every order (1 + Lambda), and ``n_tanh``,
+    those with tanh (1 + floor(Lambda / 2))."""
+    return Numbers(n_every=1 + lambda_count(*ex.HEADLINE),
+                   n_tanh=n_spikes(*ex.HEADLINE, "tanh"))
+
+
+def scales() -> Numbers:
+    """The expansion parameter N^(alpha1 - 1/2) and the largest label (``fs-conj-scales``,
+    section ``sec-fs-scales``): ``scale_<alpha1>_<N>`` at alpha1 = 0.20, 0.35, 0.45 and
+    N = 1000 (0.35 also at 8192), ``Ntenth_035``: the N at which it reaches 0.1 for
+    alpha1 = 0.35; ``maxy_he3_1000``, ``maxy_he1_1000``: the typical largest |label| of
+    n = 1000 samples (``ex.typical_max_label``); ``selfterm_he3_1000``: their product at
+    alpha1 = 0.35 with He_3, the size of one sample's self term. Analytic: no runs."""
+    a1s, Ns = [0.20, 0.35, 0.45], [1000, 8192]
+    scale = ex.preactivation_scale(Ns, a1s)
+    max_he1, max_he3 = (float(ex.typical_max_label(t, 1000)) for t in ("he1", "he3"))
+    return Numbers(scale_020_1000=fmt(scale[0, 0], 2), scale_035_1000=fmt(scale[1, 0], 2),
+                   scale_035_8192=fmt(scale[1, 1], 2), scale_045_1000=fmt(scale[2, 0], 2),
+                   Ntenth_035=sci(0.1 ** (1 / (0.35 - 0.5))),
+                   maxy_he3_1000=fmt(max_he3), maxy_he1_1000=fmt(max_he1),
+                   selfterm_he3_1000=fmt(scale[1, 0] * max_he3, 2))
+
+
+def preactivations(pre: Runs, N: int) -> Numbers:
+    """The measured pre-activation changes (``fs-obs-scales``) of ``ex.PREACTIVATION`` runs:
+    ``rms_ratio_he1``, ``rms_ratio_he3``: the range over the sizes of the measured root mean
+    square over the derived typical size; ``rms_he1_N``, ``max_he1_N``, ``max_he3_N``: the
+    mean root mean square and largest change at the size ``N``."""
+    N = positive_int(N, "N")
+    if not pre.where(N=N):
+        raise ValueError(f"N = {N} is not a size of the runs {sorted(pre.unique('N'))}")
+    ratio = {t: [g.mean("rms") / g.mean("theory_rms") for g in runs.groups("N").values()]
+             for (t,), runs in pre.groups("target").items()}
+    at_N = {t: pre.where(target=t, N=N) for t in ("he1", "he3")}
+    return Numbers(rms_ratio_he1=_span(ratio["he1"]), rms_ratio_he3=_span(ratio["he3"]),
+                   rms_he1_N=fmt(at_N["he1"].mean("rms"), 2),
+                   max_he3_N=fmt(at_N["he3"].mean("max"), 2),
+                   max_he1_N=fmt(at_N["he1"].mean("max"), 2))
+
+
+def run_time(N: int) -> Numbers:
+    """``t_run``: the wall time of one two-step run at width ``N`` on this machine
+    (headline exponents, reused batch, He_3 target, seed 0; section ``sec-fs-scales``), as
+    ``"0.94 s"``. A measurement of the machine, not of the model: it differs between runs."""
+    N = positive_int(N, "N")
+    t0 = time.perf_counter()
+    run_two_steps(N=N, alpha1=0.35, alpha2=0.45, batch="reused",
+                                target="he3", seed=0)
+    return Numbers(t_run=f"{fmt(time.perf_counter() - t0, 2)} s")
+
+
+def growth(rows: list[dict]) -> Numbers:
+    """How slowly the spike terms grow (``fs-conj-scales`` (ii)), from the rows of
+    ``ex.spike_growth_table``: for the headline He_3 term (k = 2 at (0.35, 0.45): ``e_he3``,
+    ``g_he3``, ``N2_he3``) and the slow term (k = 2 at (0.40, 0.25): ``e_slow``, ``g_slow``,
+    ``N2_slow``) the exponent, the factor per doubling of N and the N at which the term has
+    doubled; ``g16_he3``: the headline term's growth over a sixteen times wider network."""
+    def row(a1, a2, k):
+        try:
+            return next(r for r in rows if (r["alpha1"], r["alpha2"], r["k"]) == (a1, a2, k))
+        except StopIteration:
+            raise ValueError(f"rows: no row for (alpha1, alpha2, k) = {(a1, a2, k)}") from None
+
+    he3, slow = row(0.35, 0.45, 2), row(0.40, 0.25, 2)
+    return Numbers(e_he3=fmt_fixed(he3["exponent"]), g_he3=fmt(he3["per_doubling"]),
+                   N2_he3=sci(he3["N_for_factor"]), e_slow=fmt_fixed(slow["exponent"]),
+                   g_slow=fmt(slow["per_doubling"]), N2_slow=sci(slow["N_for_factor"]),
+                   g16_he3=fmt(16 ** he3["exponent"]))
+
+
+def _seeds_text(values, top: int) -> str:
+    """Counts seed by seed; a count that reached the top of the computed values is ``8+``."""
+    return ", ".join(f"{int(c)}+" if c >= top else str(int(c)) for c in values)
+
+
+def outliers(counts: Runs) -> Numbers:
+    """The outliers above the bulk edge and the spike census at one size
+    (``fs-obs-outliers``, ``fs-obs-census``), from ``ex.OUTLIER_COUNTS`` runs (one N):
+
+    * ``thr``: the edge 2 plus 2%; ``cnt_<matrix>_<target>[_<batch>][_null]``: the counts
+      above it seed by seed (``8+``: every computed value); ``w1_he3_s23``,
+      ``he3_fresh_s``: singular values 2 and 3 of W1, 2 to 4 of the fresh W2 (first seed);
+      ``s1_range``: the first singular value over all runs and null runs;
+    * ``census_counts``: what the census counts, in words; ``k2_ratio``, ``k2_weight``: the
+      candidate k = 2 spike of the reused He_3 runs (second value over the null edge, weight
+      of its left vector on the powers of a); ``edge_null_he3_fresh``: the null edges;
+    * ``cos2_sample_<target>_fresh``: cos^2 of the second right vector with the input of the
+      largest label; ``proj_he3_<batch>``: the projection on the top-4 right subspace;
+      ``chance``: 4/N; ``maxy_he3_N``: the typical largest He_3 label among N samples."""
+    Ns = counts.unique("N")
+    if len(Ns) != 1:
+        raise ValueError(f"counts: expected runs at one N, got N = {sorted(Ns)}")
+    N, top = int(Ns[0]), len(counts[0]["s_W2"])
+
+    def per_seed(target, batch, key):
+        return counts.where(target=target, batch=batch).values(key)
+
+    census = counts.values("census")
+    k2 = counts.where(target="he3", batch="reused")
+    s1 = np.concatenate([counts.values("s_W2")[:, 0], counts.values("s_W2_null")[:, 0]])
+    return Numbers(
+        thr=fmt(2 * 1.02), w1_he3_s23=fmt(per_seed("he3", "reused", "s_W1")[0, 1:3]),
+        cnt_w1_he3=_seeds_text(per_seed("he3", "reused", "count_W1"), top),
+        cnt_w1_he1=_seeds_text(per_seed("he1", "reused", "count_W1"), top),
+        cnt_he3_fresh=_seeds_text(per_seed("he3", "fresh", "count_W2"), top),
+        cnt_he3_reused=_seeds_text(per_seed("he3", "reused", "count_W2"), top),
+        cnt_he3_fresh_null=_seeds_text(per_seed("he3", "fresh", "count_W2_null"), top),
+        cnt_he1_fresh=_seeds_text(per_seed("he1", "fresh", "count_W2"), top),
+        cnt_he1_fresh_null=_seeds_text(per_seed("he1", "fresh", "count_W2_null"), top),
+        he3_fresh_s=fmt(per_seed("he3", "fresh", "s_W2")[0, 1:4]),
+        census_counts=(f"{int(census.min())} spike in every run" if census.max() == 1
+                       else f"from {int(census.min())} to {int(census.max())} spikes"),
+        k2_ratio=_span([r["s_census"][1] / r["edge_null"] for r in k2], 3),
+        k2_weight=_span([r["weight"][1] for r in k2]),
+        edge_null_he3_fresh=fmt(per_seed("he3", "fresh", "edge_null")),
+        cos2_sample_he3_fresh=fmt(per_seed("he3", "fresh", "cos2_sample").mean(), 2),
+        cos2_sample_he1_fresh=fmt(per_seed("he1", "fresh", "cos2_sample").mean(), 2),
+        proj_he3_reused=fmt(per_seed("he3", "reused", "proj").mean(), 2),
+        proj_he3_fresh=fmt(per_seed("he3", "fresh", "proj").mean(), 2),
+        chance=fmt(4 / N, 2), maxy_he3_N=fmt(float(ex.typical_max_label("he3", N))),
+        s1_range=_span(s1))
+
+
+def spread(runs: Runs, stored: Runs | None = None) -> Numbers:
+    """The spread of the headline statistic over seeds (``fs-obs-spread``), from
+    ``ex.HEADLINE_SPREAD`` runs at two sizes and the stored paper-scale runs ``stored``
+    (``"n/a"`` where they are absent):
+
+    * ``seeds``, ``Nhalf``: the seeds per setting and the smaller size;
+    * ``p1_fresh``, ``p1_020_half``, ``p1_020_full``, ``p1_growth``, ``p8_growth``: the
+      probability that one run (eight, ``p8``) of each setting comes in the right order
+      (``ex.headline_orderings``); ``need_*``: seeds per setting for two standard errors
+      (``ex.seeds_needed``);
+    * ``mean_``, ``sd_``, ``range_`` of the projections per setting and size;
+      ``chance_half``: 4/d at the smaller size;
+    * ``stored_note`` (a sentence for the figure's caption), ``stored_N``,
+      ``stored_seeds``, ``stored_p1_lambda``, ``stored_range_lam3``, ``stored_range_lam1``:
+      the stored runs at their largest N, reused (0.35, 0.45) against (0.20, 0.45)."""
+    Ns = sorted(runs.unique("N"))
+    if len(Ns) < 2:
+        raise ValueError(f"runs: expected runs at two sizes at least, got N = {Ns}")
+    half, N = Ns[0], Ns[-1]
+
+    def proj(source, batch, a1, n):
+        return source.where(batch=batch, alpha1=a1, N=n).values("projection")
+
+    order = ex.headline_orderings(runs)
+    P = {(b, a1, n): proj(runs, b, a1, n) for b, a1, _ in ex.HEADLINE_SETTINGS
+         for n in (half, N)}
+    need = {"fresh": ex.seeds_needed(P["reused", 0.35, N], P["fresh", 0.35, N]),
+            "020_half": ex.seeds_needed(P["reused", 0.35, half], P["reused", 0.20, half]),
+            "020_full": ex.seeds_needed(P["reused", 0.35, N], P["reused", 0.20, N]),
+            "growth": ex.seeds_needed(P["reused", 0.35, N], P["reused", 0.35, half])}
+    head = P["reused", 0.35, N]
+    out = dict(
+        seeds=len(runs.unique("seed")), Nhalf=half,
+        p1_fresh=fmt(order["fresh"][0], 2), p1_020_half=fmt(order["lambda_small"][0], 2),
+        p1_020_full=fmt(order["lambda_large"][0], 2), p1_growth=fmt(order["growth"][0], 2),
+        p8_growth=fmt(order["growth"][7], 2),
+        need_fresh=(fmt(max(need["fresh"], 1), 1) if need["fresh"] < 10
+                    else fmt(need["fresh"], 2)),
+        need_020_half=fmt(need["020_half"], 2), need_020_full=fmt(need["020_full"], 2),
+        need_growth=fmt(need["growth"], 2),
+        sd_reused_N=fmt(head.std(ddof=1), 2), mean_reused_N=fmt(head.mean(), 2),
+        range_reused_N=_span(head), range_020_N=_span(P["reused", 0.20, N]),
+        mean_020_half=fmt(P["reused", 0.20, half].mean(), 2),
+        mean_020_N=fmt(P["reused", 0.20, N].mean(), 2),
+        mean_fresh_half=fmt(P["fresh", 0.35, half].mean(), 2),
+        mean_fresh_N=fmt(P["fresh", 0.35, N].mean(), 2), chance_half=fmt(4 / half, 2))
+    if stored is None or not len(stored):
+        out.update(stored_note="The stored paper-scale runs are switched off here "
+                   "(COMPANION_PAPER_DATA=off), so the figure shows this chapter's runs only "
+                   "and the paper-scale numbers below read n/a.",
+                   stored_N="n/a", stored_seeds="n/a", stored_p1_lambda="n/a",
+                   stored_range_lam3="n/a", stored_range_lam1="n/a")
+    else:
+        big = max(stored.unique("N"))
+        s3, s1 = proj(stored, "reused", 0.35, big), proj(stored, "reused", 0.20, big)
+        out.update(stored_note="The stored runs are read from the package's data "
+                   "(the switch: COMPANION_PAPER_DATA).", stored_N=big,
+                   stored_seeds=len(stored.unique("seed")),
+                   stored_p1_lambda=fmt(ex.ordering_probability(s3, s1, 1), 2),
+                   stored_range_lam3=_span(s3), stored_range_lam1=_span(s1))
+    return Numbers(**out)
+
+
+def convergence(runs: Runs, rates: list[dict], N: int) -> Numbers:
+    """The convergence of the first spike (``fs-obs-convergence``), from ``ex.CONVERGENCE``
+    runs and their ``ex.convergence_rates``; values ``_N`` are at the size ``N``:
+
+    * ``slope_<setting>``, ``slope_<setting>_ci``, ``slope_<setting>_pred``: the log-log
+      slope of the direction's gap, its 95% interval and the predicted slope, for the
+      settings ``slow`` (0.05, 0.05), ``clean`` (0.20, 0.20) and ``head`` (0.35, 0.45);
+    * ``gap_slow_N``, ``gap_slow_pred_N``, ``cos2_slow_N``, ``cos2_slow_pred_N``,
+      ``slow_halving`` (how much wider halves the slow gap); ``bias_clean_N``,
+      ``s1_ratio_clean_N``, ``cos2_clean_N``, ``cos2_sd_clean_N``;
+    * ``gap_factor_head``, ``s1_ratio_head`` (at every size), ``slope_deficit_head`` and
+      its interval, ``cos2_head_N``, ``cos2u1_head_N``;
+    * ``conv_Nmin``, ``conv_Nmax`` and ``conv_param_change``, the factor by which
+      N^(0.35 - 1/2) changes between them."""
+    N = positive_int(N, "N")
+    if not runs.where(N=N):
+        raise ValueError(f"N = {N} is not a size of the runs {sorted(runs.unique('N'))}")
+
+    def rate(pair):
+        try:
+            return next(r for r in rates if (r["alpha1"], r["alpha2"]) == pair)
+        except StopIteration:
+            raise ValueError(f"rates: no row for (alpha1, alpha2) = {pair}") from None
+
+    slow, clean, head = (rate(pair) for pair in ex.CONVERGENCE_ALPHAS)
+    g_slow, g_clean, g_head = (runs.where(alpha1=a1, alpha2=a2, N=N)
+                               for a1, a2 in ex.CONVERGENCE_ALPHAS)
+    Ns = sorted(runs.unique("N"))
+    s1_ratio_head = [g.mean("s1") / g.mean("s1_pred") for g in
+                     runs.where(alpha1=0.35, alpha2=0.45).groups("N").values()]
+    out = {}
+    for name, r in (("slow", slow), ("clean", clean), ("head", head)):
+        out.update({f"slope_{name}": fmt_signed(r["gap"]),
+                    f"slope_{name}_ci": fmt_interval(r["gap_low"], r["gap_high"], signed=True),
+                    f"slope_{name}_pred": fmt_signed(r["gap_pred"])})
+    return Numbers(
+        **out,
+        gap_slow_N=fmt(1 - g_slow.mean("overlap2"), 2),
+        gap_slow_pred_N=fmt(1 - g_slow.mean("overlap2_pred"), 2),
+        cos2_slow_N=fmt(g_slow.mean("cos2"), 2),
+        cos2_slow_pred_N=fmt(g_slow.mean("limit") * g_slow.mean("overlap2_pred"), 2),
+        bias_clean_N=fmt(g_clean.mean("limit") * (1 - g_clean.mean("overlap2_pred")), 2),
+        slow_halving=round(2 ** (1 / (2 * ex.CONVERGENCE_ALPHAS[0][0]))),
+        gap_factor_head=fmt((1 - g_head.mean("overlap2"))
+                            / (1 - g_head.mean("overlap2_pred")), 2),
+        s1_ratio_head=fmt(s1_ratio_head, 2),
+        s1_ratio_clean_N=fmt(g_clean.mean("s1") / g_clean.mean("s1_pred"), 2),
+        slope_deficit_head=fmt_signed(head["deficit"]),
+        slope_deficit_head_ci=fmt_interval(head["deficit_low"], head["deficit_high"],
+                                           signed=True),
+        cos2_head_N=fmt(g_head.mean("cos2")), cos2u1_head_N=fmt(g_head.mean("cos2_u1")),
+        cos2_clean_N=fmt(g_clean.mean("cos2")),
+        cos2_sd_clean_N=fmt(g_clean.values("cos2").std(), 2),
+        conv_Nmin=Ns[0], conv_Nmax=Ns[-1],
+        conv_param_change=fmt((Ns[-1] / Ns[0]) ** (0.35 - 0.5), 2))
+
+
+def blowup(runs: Runs) -> Numbers:
+    """The blow-up of a polynomial activation with reuse (``fs-obs-blowup``), from
+    ``ex.BLOWUP`` runs at their largest N: the top singular value of W2 seed by seed
+    (``poly_reused_s1`` in powers of ten, ``poly_fresh_s1``, ``tanh_reused_s1``), its
+    leading order (``poly_theory_s1``, ``tanh_theory_s1``), the largest first-step change of
+    a pre-activation (``poly_reused_delta``, ``tanh_reused_delta``), the largest one-sample
+    piece of the second step over s1 (``poly_piece_ratio``), and the smallest ratio of s1 to
+    its leading order (``poly_blow_factor``)."""
+    N = max(runs.unique("N"))
+
+    def at(act, batch, key):
+        return runs.where(activation=act, batch=batch, N=N).values(key)
+
+    return Numbers(
+        poly_reused_s1=", ".join(sci(v) for v in at(POLYNOMIAL, "reused", "s1")),
+        poly_fresh_s1=fmt(at(POLYNOMIAL, "fresh", "s1")),
+        tanh_reused_s1=fmt(at("tanh", "reused", "s1")),
+        poly_theory_s1=fmt(at(POLYNOMIAL, "reused", "theory_s1")[0]),
+        tanh_theory_s1=fmt(at("tanh", "reused", "theory_s1")[0]),
+        poly_reused_delta=fmt(at(POLYNOMIAL, "reused", "max_delta").mean()),
+        tanh_reused_delta=fmt(at("tanh", "reused", "max_delta").mean(), 2),
+        poly_piece_ratio=fmt(at(POLYNOMIAL, "reused", "single_sample")
+                             / at(POLYNOMIAL, "reused", "s1"), 2),
+        poly_blow_factor=fmt((at(POLYNOMIAL, "reused", "s1")
+                              / at(POLYNOMIAL, "reused", "theory_s1")).min()))
+
+
+def _fixed_span(values, decimals: int = 2, signed: bool = False, unit: str = "") -> str:
+    """``"low to high"`` of ``values`` with :func:`fmt_fixed` (one value if they print
+    alike)."""
+    low, high = (fmt_fixed(v, decimals, signed) + unit for v in (min(values), max(values)))
+    return low if low == high else f"{low} to {high}"
+
+
+_CALIBRATION_KEYS = ("Ns", "seeds", "strengths", "thresholds", "thr_range", "bbp_range",
+                     "margin_range", "ratio_range", "edge_offset", "disagree", "n_disagree",
+                     "first_span_small", "first_span_large", "N_small", "N_large", "pos_err")
+
+
+def calibration(stored: Runs | None) -> Numbers:
+    """The census calibrated (``fs-obs-calibration``; book: dv-census, dv-threshold) from the
+    stored runs of the calibration experiment (``store.load("E13")``; every number "n/a"
+    without them), per N (:func:`companion.chapters.finite_size.calibration.calibration_table`):
+
+    * ``Ns``, ``seeds``, ``strengths`` (the planted range and step);
+    * ``thresholds``: "theta_1/2 [low, high] at N = ..." for every N, the strength of half
+      detection with its 95% percentile bootstrap interval over the seeds;
+      ``thr_range``: the span of theta_1/2 over N;
+    * ``bbp_range``: the BBP threshold edge / 2 of the planted matrix's bulk over N;
+      ``margin_range``: the BBP strength that clears the census's edge by its margin;
+      ``ratio_range``: theta_1/2 over the latter;
+    * ``edge_offset``: the census's edge (the other null run's) over the planted matrix's own,
+      minus one, in percent (range over seeds and N);
+    * ``disagree``: the sizes whose interval excludes the margin-adjusted value, with both
+      numbers ("at no size" if none), ``n_disagree`` their number;
+    * ``first_span_small``, ``first_span_large``: the range of the seeds' first detected
+      strengths at the smallest and the largest N (``N_small``, ``N_large``);
+    * ``pos_err``: the median relative distance of a counted planted term's singular value
+      from its BBP position theta + c^2 / theta (c = own edge / 2), from theta = 1.5 on;
+    * ``margin_factor``: the BBP strength with the margin over the BBP threshold when both
+      edges agree (1.22; given without stored runs too)."""
+    factor = fmt(cal.bbp_detection_strength(2.0), 3)
+    if stored is None or not len(stored):
+        return Numbers(**{k: "n/a" for k in _CALIBRATION_KEYS}, margin_factor=factor)
+    table = cal.calibration_table(stored)
+    step = np.diff(table[0]["strengths"])
+    margin = np.array([r["bbp_margin"] for r in table])
+    thr = np.array([r["threshold"] for r in table])
+    offset = np.concatenate([100 * (r["edge"] / r["edge_own"] - 1) for r in table])
+    bad = [r for r in table if not r["agrees"]]
+    errors = []
+    for run in stored:
+        theta, value = np.asarray(run["strengths"], float), np.asarray(run["value"], float)
+        c = run["edge_own"] / 2
+        keep = (theta >= 1.5) & np.isfinite(value)
+        errors += list(np.abs(value[keep] / (theta[keep] + c * c / theta[keep]) - 1))
+    return Numbers(
+        Ns=", ".join(str(r["N"]) for r in table[:-1]) + f" and {table[-1]['N']}",
+        seeds=table[0]["seeds"],
+        strengths=(f"{fmt_fixed(table[0]['strengths'][0])} to "
+                   f"{fmt_fixed(table[0]['strengths'][-1])} in steps of "
+                   f"{fmt_fixed(step.min())}" if len(step) else "n/a"),
+        thresholds="; ".join(f"{fmt_fixed(r['threshold'])} "
+                             f"{fmt_interval(r['low'], r['high'])} at N = {r['N']}"
+                             for r in table),
+        thr_range=_fixed_span(thr), bbp_range=_fixed_span([r["bbp"] for r in table]),
+        margin_range=_fixed_span(margin), ratio_range=_fixed_span(thr / margin),
+        edge_offset=_fixed_span(offset, 1, signed=True, unit="%"),
+        disagree=("at no size" if not bad else
+                  "; ".join(f"at N = {r['N']} ({fmt_fixed(r['threshold'])} "
+                            f"{fmt_interval(r['low'], r['high'])} against "
+                            f"{fmt_fixed(r['bbp_margin'])})" for r in bad)),
+        n_disagree=str(len(bad)),
+        first_span_small=_fixed_span(table[0]["first"]),
+        first_span_large=_fixed_span(table[-1]["first"]),
+        N_small=table[0]["N"], N_large=table[-1]["N"],
+        pos_err=f"{fmt(100 * np.median(errors), 2)}%" if errors else "n/a",
+        margin_factor=factor)

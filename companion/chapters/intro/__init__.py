@@ -1,0 +1,1 @@
+"""The chapter book/intro.ipynb, "Introduction: two steps versus one"."""

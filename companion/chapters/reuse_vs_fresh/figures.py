@@ -1,0 +1,435 @@
+"""Figures and tables of the chapter "Reused versus fresh batches" (book: dv-learnability; E6 to
+E9).
+
+Each figure function takes the runs (the chapter's own, or the stored paper-scale runs
+alone, as ``python -m companion reproduce`` passes them) and, optionally, the stored runs
+to overlay (``stored``, drawn with open markers of the same shape and colour, their N in
+the legend); it returns a matplotlib Figure. Colours: reused blue, fresh orange
+(:data:`companion.core.plotting.PALETTE`); every series has its own marker too. The ``table_*``
+functions return the chapter's printed tables as text.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from companion.chapters.reuse_vs_fresh.experiments import (
+    ABLATION_ACTIVATIONS,
+    FIRST_DIRECTION_PAIRS,
+    HEADLINE_POINT,
+    TARGET_LABELS,
+    activation_moments,
+    beta_carrier,
+    learnability_table,
+    link_moments,
+    target_spec,
+)
+from companion.core import plotting as cplt
+from companion.core.activations import get_activation
+from companion.core.book import fmt, fmt_fixed
+from companion.core.figures import _new_figure, log_axis, range_bars
+from companion.core.runs import Runs
+from companion.core.targets import make_link
+from companion.core.theory import lambda_count
+
+#: marker of each batch setting (and of the Lambda = 1 control of the headline)
+MARKER = {"reused": "o", "fresh": "s", "control": "v"}
+#: pretty names of the targets on the axes (activations: companion.core.plotting.ACTIVATION_STYLE)
+TARGET_NAME = {"He_3": r"He$_3$", "He_2": r"He$_2$",
+               "(He_2+He_3)/sqrt2": r"(He$_2$+He$_3$)/$\sqrt{2}$", "bounded odd": "bounded odd"}
+
+
+def _smooth(activation) -> bool:
+    """Whether the activation lies inside the smooth expansion (ReLU does not: its kappa
+    are not defined, smoothing it makes them diverge)."""
+    return get_activation(activation).smooth
+
+
+def _open(color) -> dict:
+    """Keywords for the open markers of the stored runs."""
+    return dict(markerfacecolor="none", markeredgecolor=color, markeredgewidth=1.5, zorder=2)
+
+
+def _stored_handle(ax, stored: Runs):
+    """The legend entry of the stored runs (their N and seeds)."""
+    Ns = sorted(stored.unique("N"))
+    seeds = len(stored.unique("seed"))
+    size = f"$N = {Ns[0]}$" if len(Ns) == 1 else f"$N = {Ns[0]}$ to ${Ns[-1]}$"
+    ax.plot([], [], linestyle="none", marker="o", color="0.3", **_open("0.3"),
+            label=f"open: stored runs, {size} ({seeds} seeds)")
+
+
+def _legend_below(fig, *axes, ncol=2):
+    """One legend below the panels: simulation series first, then lines, the stored runs'
+    entry last."""
+    from matplotlib.container import ErrorbarContainer
+    entries = {}
+    for ax in axes:
+        for h, label in zip(*ax.get_legend_handles_labels()):
+            entries.setdefault(label, h)
+    order = sorted(entries, key=lambda lab: (lab.startswith("open:"),
+                                             not isinstance(entries[lab], ErrorbarContainer)))
+    fig.legend([entries[lab] for lab in order], order, loc="outside lower center", ncol=ncol,
+               fontsize=9.5)
+
+
+# -- the first learned direction ------------------------------------------------------------
+def first_direction(runs: Runs, stored: Runs | None = None):
+    """cos^2(v1, beta*) of an information-exponent-one target: top, the mean over seeds per
+    (alpha1, alpha2) and batch against the companion's limit and the limit times the
+    spiked-model overlap; bottom, every run against its own finite-size prediction."""
+    from matplotlib.ticker import MultipleLocator
+
+    P = cplt.PALETTE
+    fig, (ax, ax2) = _new_figure(2, 1)
+    pairs = [p for p in FIRST_DIRECTION_PAIRS if len(runs.where(alpha1=p[0], alpha2=p[1]))]
+    for j, (a1, a2) in enumerate(pairs):
+        for batch, shift in (("reused", -0.14), ("fresh", 0.14)):
+            sel = runs.where(alpha1=a1, alpha2=a2, batch=batch)
+            if not len(sel):
+                continue
+            seg = [j + shift - 0.12, j + shift + 0.12]
+            cplt.theory_line(ax, seg, [sel.mean("limit")] * 2, color=P[batch])
+            cplt.theory_line(ax, seg, [sel.mean("limit_finite_n")] * 2, color=P[batch],
+                             linestyle=":")
+            mean, err = range_bars([sel.values("cos2")])
+            cplt.sim_points(ax, [j + shift], mean, err, color=P[batch], marker=MARKER[batch],
+                            label=f"{batch} batch" if j == 0 else None)
+            st = None if stored is None else stored.where(alpha1=a1, alpha2=a2, batch=batch)
+            if st is not None and len(st):
+                mean, err = range_bars([st.values("cos2")])
+                cplt.sim_points(ax, [j + 2.3 * shift], mean, err, color=P[batch],
+                                marker=MARKER[batch], **_open(P[batch]))
+    ax.plot([], [], color=P["theory"], label="limit (companion)")
+    ax.plot([], [], color=P["theory"], linestyle=":", label=r"limit $\times\,(1 - 1/\theta^2)$")
+    if stored is not None and len(stored):
+        _stored_handle(ax, stored)
+    ax.set_xticks(range(len(pairs)),
+                  [f"({a1:g}, {a2:g})\n$\\Lambda = {lambda_count(a1, a2)}$" for a1, a2 in pairs])
+    ax.set_xlabel(r"step-size exponents $(\alpha_1, \alpha_2)$")
+    ax.set_ylabel(r"$\cos^2(v_1, \beta^*)$")
+    ax.set_title("mean over seeds, against the limit")
+
+    series = [(runs, {}), (stored, None)] if stored is not None else [(runs, {})]
+    values = []
+    for source, style in series:
+        for batch in ("reused", "fresh"):
+            for phase, marker, text in ((True, MARKER[batch], r"$\Lambda = 0$"),
+                                        (False, "^" if batch == "reused" else "D",
+                                         r"$\Lambda \geq 1$")):
+                sel = source.where(lambda r, p=phase: (r["lambda"] == 0) == p, batch=batch)
+                if not len(sel):
+                    continue
+                x, y = sel.values("finite_size_prediction"), sel.values("cos2")
+                values += [x, y]
+                kw = (dict(markeredgecolor="white") if style is not None
+                      else _open(P[batch]))
+                ax2.plot(x, y, linestyle="none", marker=marker, color=P[batch], ms=6, **kw,
+                         label=f"{batch}, {text}" if style is not None else None)
+    lo, hi = np.min(np.concatenate(values)), np.max(np.concatenate(values))
+    lo, hi = lo - 0.05 * (hi - lo), hi + 0.05 * (hi - lo)
+    cplt.theory_line(ax2, [lo, hi], [lo, hi], label="measured = predicted")
+    ax2.set_xlim(lo, hi)
+    ax2.set_ylim(lo, hi)
+    ax2.xaxis.set_major_locator(MultipleLocator(0.05))
+    ax2.yaxis.set_major_locator(MultipleLocator(0.05))
+    ax2.set_xlabel(r"predicted $\cos^2(\bar u, \beta^*)\,(1 - 1/\theta^2)$, per run")
+    ax2.set_ylabel(r"measured $\cos^2(v_1, \beta^*)$")
+    ax2.set_title("each run against its own prediction")
+    ax2.legend(loc="upper left", fontsize=9)     # the upper left stays empty: y ~ x
+    _legend_below(fig, ax, ncol=2)
+    return fig
+
+
+# -- the headline ---------------------------------------------------------------------------
+#: (batch, alpha1, marker kind, x offset of the chapter's runs, of the stored runs): the
+#: stored runs sit to the right of each tick, the chapter's to the left (1000 and 1024
+#: would overlap otherwise)
+_HEADLINE_SERIES = (("reused", 0.20, "control", 0.86, 1.04),
+                    ("reused", HEADLINE_POINT[0], "reused", 0.92, 1.10),
+                    ("fresh", HEADLINE_POINT[0], "fresh", 0.98, 1.17))
+
+
+def headline_projection(runs: Runs, stored: Runs | None = None):
+    """||P_4 beta*||^2 of the He_3 direction against N (log-log) for the three settings of
+    the headline, seeds as small dots, chance 4/d; the stored runs as open markers."""
+    P = cplt.PALETTE
+    fig, ax = _new_figure()
+    own = sorted(runs.unique("N"))
+    Ns = own + ([] if stored is None else sorted(stored.unique("N")))
+    for batch, a1, kind, offset, stored_offset in _HEADLINE_SERIES:
+        color = P[batch]
+        label = rf"{batch}, $({a1:.2f}, 0.45)$, $\Lambda = {lambda_count(a1, 0.45)}$"
+        for source, filled in ((runs, True), (stored, False)):
+            sel = None if source is None else source.where(batch=batch, alpha1=a1)
+            if sel is None or not len(sel):
+                continue
+            factor = offset if filled else stored_offset
+            groups = sel.groups("N")
+            x = np.array([N for (N,) in groups]) * factor
+            mean, err = range_bars([g.values("projection") for g in groups.values()])
+            kw = dict(markersize=7) if filled else dict(markersize=7, **_open(color))
+            cplt.sim_points(ax, x, mean, err, color=color, marker=MARKER[kind],
+                            label=label if filled else None, **kw)
+            if filled:
+                ax.plot(np.array(sel.values("N")) * factor, sel.values("projection"),
+                        linestyle="none", marker=".", color=color, alpha=0.45, zorder=3)
+    grid = np.geomspace(min(Ns) * 0.8, max(Ns) * 1.25, 50)
+    cplt.theory_line(ax, grid, 4 / grid, color=P["null"], linestyle="--", label="chance $4/d$")
+    if stored is not None and len(stored):
+        _stored_handle(ax, stored)
+    ax.set_yscale("log")
+    # ticks at the chapter's sizes and at the stored sizes beyond them (1024 next to 1000
+    # would collide)
+    log_axis(ax, own + [n for n in Ns if n > 1.3 * max(own)])
+    ax.set_xlabel("width $N = d = n$ (stored runs: open, right of each tick)")
+    ax.set_ylabel(r"$\|P_4 \beta^*\|^2$")
+    ax.set_title(r"He$_3$ target, $\tanh$: $\beta^*$ in the top four")
+    _legend_below(fig, ax)
+    return fig
+
+
+def headline_outlier(runs: Runs, stored: Runs | None = None):
+    """Which outlier carries beta* in the headline's reused Lambda = 3 runs (largest N of
+    ``runs``; the stored runs at their largest N as open markers): left, the squared cosine
+    of each of the top four right singular vectors with beta*; right, the squared overlaps
+    of the carrier's left singular vector (and of the first one) with the Gram-Schmidt powers
+    q_1..q_5 of a (needs the ``left`` result; older stored runs lack it). The carrier is the
+    vector with the largest mean squared cosine, found in each set of runs."""
+    P, T = cplt.PALETTE, cplt.TERM_STYLE
+    fig, (ax, ax2) = _new_figure(1, 2)
+    point = dict(batch="reused", alpha1=HEADLINE_POINT[0], alpha2=HEADLINE_POINT[1])
+    sources = [(src.where(**point), filled) for src, filled in ((runs, True), (stored, False))
+               if src is not None and len(src.where(**point))]
+    for sel, filled in sources:
+        N = max(sel.unique("N"))
+        sel = sel.where(N=N)
+        carrier = beta_carrier(sel)["index"]
+        shift, tag = (-0.12, "") if filled else (0.12, " (stored)")
+        m = sum(1 for k in sel[0].result if k.startswith("cos2_"))
+        cos2 = np.stack([sel.values(f"cos2_{i}") for i in range(m)], axis=1)
+        cplt.sim_points(ax, np.arange(1, m + 1) + shift, *range_bars(cos2.T), color=P["reused"],
+                        marker=MARKER["reused"], markersize=7,
+                        label=f"reused, $N = {N}$, {len(sel)} seeds{tag}",
+                        **({} if filled else _open(P["reused"])))
+        if not all("left" in r.result for r in sel):
+            continue
+        left = sel.values("left")
+        q = np.arange(1, left.shape[2] + 1)
+        vectors = [(carrier, T[2], rf"$u_{carrier + 1}$ (carries $\beta^*$)")]
+        if carrier != 0:
+            vectors.append((0, T[0], "$u_1$ (first spike)"))
+        for i, style, name in vectors:
+            cplt.sim_points(ax2, q + shift, *range_bars(left[:, i, :].T),
+                            color=style["color"], marker=style["marker"], markersize=7,
+                            label=f"{name}, $N = {N}${tag}",
+                            **({} if filled else _open(style["color"])))
+    ax.set_xticks(range(1, 5), [f"$v_{i}$" for i in range(1, 5)])
+    ax.set_xlabel("right singular vector of $W_2$")
+    ax.set_ylabel(r"$\cos^2(v_i, \beta^*)$")
+    ax.set_ylim(bottom=0)
+    ax.set_title(r"which vector carries $\beta^*$")
+    ax2.set_xticks(range(1, 6), [f"$q_{j}$" for j in range(1, 6)])
+    ax2.set_xlabel("Gram-Schmidt power of $a$")
+    ax2.set_ylabel("squared overlap")
+    ax2.set_ylim(-0.02, 1.02)
+    ax2.set_title("its left vector $u_i$")
+    if not ax2.has_data():
+        ax2.text(0.5, 0.5, "left vectors not stored", ha="center", transform=ax2.transAxes)
+    _legend_below(fig, ax, ax2, ncol=2)
+    return fig
+
+
+# -- other targets and activations ----------------------------------------------------------
+def _prediction_text(value) -> str:
+    value = float(value)
+    return "n/a" if np.isnan(value) else ("yes" if value == 1 else "no")
+
+
+def _category(runs: Runs, stored: Runs | None, by: str, names, ax, fig):
+    """Projection per category and batch: chapter runs filled (seeds as dots), stored runs
+    open and further out, chance at the chapter's size; legend below the figure."""
+    P = cplt.PALETTE
+    for batch, shift in (("reused", -0.12), ("fresh", 0.12)):
+        for p, name in enumerate(names):
+            for source, filled in ((runs, True), (stored, False)):
+                sel = None if source is None else source.where(**{by: name, "batch": batch})
+                if sel is None or not len(sel):
+                    continue
+                x = p + shift * (1 if filled else 2.5)
+                mean, err = range_bars([sel.values("projection")])
+                kw = dict(markersize=7) if filled else dict(markersize=7, **_open(P[batch]))
+                cplt.sim_points(ax, [x], mean, err, color=P[batch], marker=MARKER[batch],
+                                label=f"{batch} batch" if (filled and p == 0) else None, **kw)
+                if filled:
+                    v = sel.values("projection")
+                    ax.plot(np.full(v.shape, x), v, linestyle="none", marker=".",
+                            color=P[batch], alpha=0.45, zorder=3)
+    N = max(runs.unique("N"))
+    cplt.theory_line(ax, [-0.4, len(names) - 0.6], [4 / N] * 2, color=P["null"],
+                     linestyle="--", label=f"chance $4/d$ at $N = {N}$")
+    if stored is not None and len(stored):
+        _stored_handle(ax, stored)
+    ax.set_yscale("log")
+    ax.set_ylabel(r"$\|P_4 \beta^*\|^2$")
+    _legend_below(fig, ax)
+
+
+def _predicted(runs: Runs, by: str, name: str, batch: str) -> str:
+    sel = runs.where(**{by: name, "batch": batch})
+    return _prediction_text(sel[0]["learnable"]) if len(sel) else "-"
+
+
+def other_targets(runs: Runs, stored: Runs | None = None):
+    """Top: the four links g(z); bottom: ||P_4 beta*||^2 per target and batch at the
+    headline point, with the companion's prediction under each target."""
+    fig, (ax, ax2) = _new_figure(2, 1)
+    names = [t for t in TARGET_LABELS if len(runs.where(target=t))]
+    z = np.linspace(-3.5, 3.5, 400)
+    for name, ls in zip(TARGET_LABELS, ("-", "--", ":", "-.")):
+        ax.plot(z, make_link(target_spec(name))(z), color=cplt.PALETTE["theory"],
+                linestyle=ls, label=TARGET_NAME[name])
+    ax.set_ylim(-4.5, 4.5)
+    ax.set_xlabel(r"$z = \langle \beta^*, x \rangle$")
+    ax.set_ylabel("$g(z)$, with $\\mathbb{E}\\,g^2 = 1$")
+    ax.set_title("the links")
+    ax.legend(loc="center left", bbox_to_anchor=(1.02, 0.5), fontsize=9.5)
+    _category(runs, stored, "target", names, ax2, fig)
+    ax2.set_xticks(range(len(names)),
+                   [f"{TARGET_NAME[n]}\nreused: {_predicted(runs, 'target', n, 'reused')}\n"
+                    f"fresh: {_predicted(runs, 'target', n, 'fresh')}" for n in names],
+                   fontsize=9.5)
+    ax2.set_xlabel(r"target (and the companion's prediction), $(\alpha_1, \alpha_2) = "
+                   r"(0.35, 0.45)$")
+    ax2.set_title(r"$\beta^*$ in the top four")
+    return fig
+
+
+def activation_ablation(runs: Runs, stored: Runs | None = None):
+    """||P_4 beta*||^2 of the He_3 direction per activation and batch at the headline point,
+    with each activation's kappa_{2,2}, m_2 and the companion's prediction for a reused
+    batch ("n/a": ReLU lies outside the smooth expansion)."""
+    fig, ax = _new_figure()
+    names = [a for a in ABLATION_ACTIVATIONS if len(runs.where(activation=a))]
+    mom = activation_moments(names, pairs=((2, 2),))
+    _category(runs, stored, "activation", names, ax, fig)
+    labels = []
+    for i, n in enumerate(names):
+        kappa = (f"$\\kappa_{{2,2}} = {fmt_fixed(mom['kappa_22'][i])}$" if _smooth(n)
+                 else "kink, no $\\kappa$")
+        labels.append(f"{cplt.activation_name(n)}\n{kappa}, $m_2 = {fmt_fixed(mom['m2'][i])}$\n"
+                      f"reuse predicted: {_predicted(runs, 'activation', n, 'reused')}")
+    ax.set_xticks(range(len(names)), labels, fontsize=9.5)
+    ax.set_xlabel(r"activation, He$_3$ target, $(\alpha_1, \alpha_2) = (0.35, 0.45)$")
+    ax.set_title(r"$\beta^*$ in the top four, by activation")
+    return fig
+
+
+# -- the printed tables ---------------------------------------------------------------------
+def _text_table(columns, rows, width: int = 76) -> str:
+    """Rows of formatted strings as an aligned table (first column left-aligned), columns
+    two spaces apart, or one where two would make a line wider than ``width`` (the book's
+    column)."""
+    widths = [max(len(c), *(len(r[j]) for r in rows)) for j, c in enumerate(columns)]
+    sep = "  " if sum(widths) + 2 * (len(widths) - 1) <= width else " "
+    return "\n".join(sep.join(s.ljust(w) if j == 0 else s.rjust(w)
+                               for j, (s, w) in enumerate(zip(row, widths))).rstrip()
+                     for row in [columns, *rows])
+
+
+def table_moments(links, activations) -> str:
+    """E[z g^p] (p = 1, 2, 3) and the information exponent of each link; m1, m2 and
+    kappa_{k,r} of each activation."""
+    lm = link_moments(links, powers=(1, 2, 3))
+    top = _text_table(["link", "info. exponent", "E[z g]", "E[z g^2]", "E[z g^3]"],
+                      [[name, f"{lm['information_exponent'][i]:.0f}"]
+                       + [fmt_fixed(lm[f"E_z_g{p}"][i], 3) for p in (1, 2, 3)]
+                       for i, name in enumerate(lm["link"])])
+    am = activation_moments(activations, pairs=((1, 1), (2, 1), (2, 2)))
+    specs = list(activations.values() if isinstance(activations, dict) else activations)
+    keys = ["m1", "m2", "kappa_11", "kappa_21", "kappa_22"]
+    bottom = _text_table(["activation", *keys],
+                         [[name] + [fmt_fixed(am[k][i], 3) if _smooth(specs[i]) or
+                                    not k.startswith("kappa") else "n/a" for k in keys]
+                          for i, name in enumerate(am["activation"])])
+    return f"{top}\n{'-' * 60}\n{bottom}"
+
+
+def table_learnability(links, settings, activations) -> str:
+    """:func:`companion.is_learnable` per link, activation and (batch, alpha1, alpha2):
+    "learned", "-" (not learned) or "n/a" (no prediction)."""
+    t = learnability_table(links, settings, activations=activations)
+    marks = {1.0: "learned", 0.0: "-"}
+    rows = []
+    for name in dict.fromkeys(t["target"]):
+        for act in dict.fromkeys(t["activation"]):
+            sel = (t["target"] == name) & (t["activation"] == act)
+            rows.append([name, act, *[marks.get(v, "n/a") for v in t["learnable"][sel]]])
+    return _text_table(["target", "activation",
+                        *[f"{b} L={lambda_count(a1, a2)}" for b, a1, a2 in settings]], rows)
+
+
+def table_first_direction(runs: Runs) -> str:
+    """Mean and range over seeds of cos^2(v1, beta*) per (alpha1, alpha2) and batch, the
+    limit and the limit times the spiked-model overlap."""
+    rows = []
+    for (a1, a2, batch), g in runs.groups("alpha1", "alpha2", "batch").items():
+        v = g.values("cos2")
+        rows.append([f"({a1:.2f}, {a2:.2f})", f"{g.mean('lambda'):.0f}", batch,
+                     fmt_fixed(v.mean(), 3), f"[{fmt_fixed(v.min(), 3)}, {fmt_fixed(v.max(), 3)}]",
+                     fmt_fixed(g.mean("limit"), 3), fmt_fixed(g.mean("limit_finite_n"), 3)])
+    return _text_table(["alphas", "Lambda", "batch", "mean", "[min, max]", "limit",
+                        "limit*overlap"], rows)
+
+
+def table_projection(runs: Runs, by=("N", "batch", "alpha1"), extra=(),
+                     columns=("Lambda", "predicted", "mean", "[min, max]", "chance")) -> str:
+    """Mean and range over seeds of ||P_4 beta*||^2 per group of ``by`` (``alpha1`` shown
+    as the pair of exponents), with Lambda, the prediction (learned / no / n/a) and chance
+    m/d (``columns`` picks among them); ``extra``: more (column, function of the group's
+    Runs -> text), after ``by``."""
+    rows = []
+    for key, g in runs.groups(*by).items():
+        v = g.values("projection")
+        pred = {"yes": "learned", "no": "no", "n/a": "n/a"}[_prediction_text(g[0]["learnable"])]
+        cell = {"Lambda": f"{g.mean('lambda'):.0f}", "predicted": pred,
+                "mean": fmt_fixed(v.mean(), 4),
+                "[min, max]": f"[{fmt_fixed(v.min(), 4)}, {fmt_fixed(v.max(), 4)}]",
+                "chance": fmt_fixed(g.mean("chance"), 4)}
+        keys = [(f"({k:.2f}, {g[0]['alpha2']:.2f})" if b == "alpha1" else str(k))
+                for b, k in zip(by, key)]
+        rows.append([*keys, *[f(g) for _, f in extra], *[cell[c] for c in columns]])
+    names = ["alphas" if b == "alpha1" else b for b in by]
+    return _text_table([*names, *[c for c, _ in extra], *columns], rows)
+
+
+def table_ablation(runs: Runs) -> str:
+    """:func:`table_projection` per activation and batch, with kappa_{2,2} (n/a for an
+    activation with a kink) and the mean second singular value s_2, under a line with
+    the point, N and chance."""
+    kappa = {a: activation_moments([a], pairs=((2, 2),))["kappa_22"][0]
+             for a in runs.unique("activation")}
+    head = (f"He_3 target, ({runs[0]['alpha1']:.2f}, "
+            f"{runs[0]['alpha2']:.2f}), N = d = n = {max(runs.unique('N'))}, "
+            f"chance 4/d = {fmt_fixed(runs.mean('chance'), 4)}")
+    return head + "\n" + table_projection(runs, by=("activation", "batch"), extra=[
+        ("kappa_22", lambda g: fmt_fixed(kappa[g[0]["activation"]], 3)
+         if _smooth(g[0]["activation"]) else "n/a"),
+        ("s_2", lambda g: fmt_fixed(g.mean("s_1"), 2))],
+        columns=("predicted", "mean", "[min, max]"))
+
+
+def table_targets(labels=TARGET_LABELS, point=HEADLINE_POINT) -> str:
+    """mu*, the information exponent, E[z g^2], E[z g^3], sup |g| and the prediction for
+    each target at ``point`` (tanh), reused and fresh."""
+    specs = {t: target_spec(t) for t in labels}
+    lm = link_moments(specs, powers=(1, 2, 3))
+    learn = learnability_table(specs, [("reused", *point), ("fresh", *point)])["learnable"]
+    z = np.linspace(-12, 12, 4001)
+    rows = [[name, fmt_fixed(lm["E_z_g1"][i], 3), str(lm["information_exponent"][i]),
+             fmt_fixed(lm["E_z_g2"][i], 3), fmt_fixed(lm["E_z_g3"][i], 3),
+             fmt(np.max(np.abs(make_link(specs[name])(z)))),
+             *[_prediction_text(v) for v in learn[2 * i:2 * i + 2]]]
+            for i, name in enumerate(labels)]
+    return _text_table(["link", "mu*", "inf.exp.", "E[z g^2]", "E[z g^3]", "sup|g|", "reused?",
+                        "fresh?"], rows)

@@ -1,0 +1,1 @@
+"""The chapter book/two_steps.ipynb, "Two steps: a spiked spectrum"."""

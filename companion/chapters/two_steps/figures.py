@@ -1,0 +1,557 @@
+"""Figures of the chapter "Two steps: a spiked spectrum" (book: dv-exponents; the phase diagram, the
+exponent check, two steps against one, the spectrum beside a null run, the spikes one by
+one). Each takes :class:`~companion.core.runs.Runs` (the chapter's own runs and, where given, the
+stored paper-scale runs drawn over them with hollow markers) and returns a Figure; the
+chapter and ``python -m companion reproduce`` call the same functions."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from companion.chapters.two_steps.experiments import (
+    E3_POINTS,
+    E4_PAIRS,
+    E5_PAIRS,
+    EMERGENCE_POINTS,
+    fresh_relative_difference,
+    local_slopes,
+    sizes_by_N,
+)
+from companion.chapters.two_steps.learned_directions import (
+    E12_POINTS,
+    content_by_N,
+    count_by_N,
+    direction_carriers,
+    full_size,
+)
+from companion.core import plotting as cplt
+from companion.core.figures import _new_figure, log_axis, range_bars, stored_runs_absent
+from companion.core.finite_n import predicted_terms
+from companion.core.runs import Runs
+from companion.core.spikes import default_step_runs, spike_counts
+from companion.core.theory import (
+    lambda_boundary,
+    lambda_count,
+    n_spikes,
+    phase_line,
+    spike_exponent,
+    term_exists,
+)
+
+
+def _all_Ns(*runs_list) -> list[int]:
+    return sorted({n for runs in runs_list if runs is not None for n in runs.unique("N")})
+
+
+# -- the phase diagram ---------------------------------------------------------------------
+def phase_diagram(runs: Runs, stored: Runs | None = None, order: int = 2):
+    """Lambda(alpha1, alpha2) (grey levels, the lines alpha2 = k (1/2 - alpha1)) with the
+    simulated points coloured by the local growth exponent of the term ``order`` between the
+    two largest N (red grows, blue shrinks): dots the chapter's runs, rings the stored
+    paper-scale runs. Points that lie on a phase line are marked."""
+    import matplotlib.pyplot as plt
+    from matplotlib.colors import ListedColormap
+
+
+    fig, ax = _new_figure()
+    g1, g2 = np.meshgrid(np.linspace(0, 0.4999, 400), np.linspace(0, 0.4999, 400))
+    lam = np.minimum(np.floor(g2 / (0.5 - g1) + 1e-9), 5)
+    greys = ListedColormap(plt.cm.Greys(np.linspace(0.0, 0.45, 6)))
+    ax.contourf(g1, g2, lam, levels=np.arange(-0.5, 6), cmap=greys, zorder=0)
+    a1 = np.linspace(0, 0.5, 200)
+    for k in range(1, 6):
+        cplt.theory_line(ax, a1, lambda_boundary(k, a1), linewidth=3 if k == order else 1.2,
+                         label=(rf"$\alpha_2 = {order}(1/2 - \alpha_1)$: the $k = {order}$ "
+                                "term starts to grow") if k == order else None)
+    for text, x, y in [(r"$\Lambda = 0$", 0.08, 0.12), (r"$\Lambda = 1$", 0.13, 0.42),
+                       ("2", 0.285, 0.478), ("3", 0.41, 0.36)]:
+        ax.text(x, y, text, fontsize=11, ha="center", va="center", color="#333333")
+    sc = None
+    for data, size, kind in ((runs, 70, "chapter"), (stored, 260, "stored")):
+        if data is None:
+            continue
+        pts = [p for p in E3_POINTS if len(data.where(alpha1=p[0], alpha2=p[1]))]
+        slopes = [local_slopes(*sizes_by_N(data, *p, f"terms_{order}"))["slope"][-1]
+                  for p in pts]
+        Ns = _all_Ns(data)
+        label = (f"chapter's runs, $N \\leq {Ns[-1]}$" if kind == "chapter"
+                 else f"stored runs, $N \\leq {Ns[-1]}$")
+        style = (dict(edgecolors=cplt.PALETTE["theory"], linewidths=1.0) if kind == "chapter"
+                 else dict(facecolors="none", linewidths=3.5))
+        if kind == "stored":
+            cmap = plt.get_cmap("RdBu_r")
+            style["edgecolors"] = [cmap(np.clip(v + 0.5, 0, 1)) for v in slopes]
+            xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+            # a thin dark outline keeps a ring near zero (white) visible
+            ax.scatter(xs, ys, s=size * 1.55, facecolors="none", edgecolors="#333333",
+                       linewidths=0.8, zorder=3)
+            ax.scatter(xs, ys, s=size, zorder=4, **style)
+            ax.scatter([], [], s=size, facecolors="none", edgecolors="#777777",
+                       linewidths=3.5, label=label)
+        else:
+            sc = ax.scatter([p[0] for p in pts], [p[1] for p in pts], c=slopes, cmap="RdBu_r",
+                            vmin=-0.5, vmax=0.5, s=size, zorder=5, label=label, **style)
+    offsets = {(0.35, 0.45): ((-16, -14), "right"), (0.45, 0.45): ((0, -26), "center")}
+    for p in E3_POINTS:
+        k = phase_line(*p)
+        if k is not None:
+            xy, ha = offsets.get(p, ((-16, -14), "right"))
+            ax.annotate(f"on the $k = {k}$ line", p, textcoords="offset points", xytext=xy,
+                        ha=ha, fontsize=8.5, color="#333333",
+                        bbox=dict(boxstyle="round,pad=0.15", fc="white", ec="none", alpha=0.8))
+    if sc is not None:
+        fig.colorbar(sc, ax=ax, label=rf"local exponent of $T_{order}$ (two largest $N$)")
+    ax.set_xlim(0, 0.5)
+    ax.set_ylim(0, 0.5)
+    ax.set_xlabel(r"first step exponent $\alpha_1$")
+    ax.set_ylabel(r"second step exponent $\alpha_2$")
+    ax.set_title(r"where the $k = 2$ term grows ($\tanh$, reused, $\mathrm{He}_1$)")
+    fig.legend(loc="outside lower center", ncol=2, fontsize=9)
+    return fig
+
+
+# -- the exponent check --------------------------------------------------------------------
+def exponents(runs: Runs, stored: Runs | None = None, orders=(0, 1, 2, 3)):
+    """Term sizes T_k against N (log-log), one row per step-size pair: filled markers the
+    chapter's runs (geometric mean, range over the seeds), hollow markers the stored runs;
+    dashed lines the predicted slopes anchored at the largest N. Orders whose term is absent
+    for the activation (tanh: the odd ones) are drawn in grey: they show the noise floor."""
+    from matplotlib.lines import Line2D
+
+
+    act = runs[0].params.get("activation", "tanh")
+    fig, axes = _new_figure(len(E4_PAIRS), 1, sharex=True, sharey=True, squeeze=False)
+    Ns_all = _all_Ns(runs, stored)
+    for ax, pair in zip(axes[:, 0], E4_PAIRS):
+        for k in orders:
+            present = term_exists(k, act)
+            style = cplt.TERM_STYLE[k]
+            color = style["color"] if present else cplt.PALETTE["null"]
+            anchor = None
+            for data, hollow in ((runs, False), (stored, True)):
+                if data is None or not len(data.where(alpha1=pair[0], alpha2=pair[1])):
+                    continue
+                Ns, vals = sizes_by_N(data, *pair, f"terms_{k}")
+                mean, err = range_bars(vals, center="geometric")
+                shift = 1.04 if hollow else 0.96
+                cplt.sim_points(ax, Ns * shift, mean, err, color=color, marker=style["marker"],
+                                markerfacecolor="white" if hollow else color,
+                                markeredgecolor=color,
+                                label=(f"$T_{k}$" + ("" if present else " (absent: floor)")
+                                       if not hollow else None))
+                anchor = (Ns[-1], mean[-1])
+            if present and anchor is not None:
+                e = spike_exponent(*pair, k)
+                grid = np.array([Ns_all[0], Ns_all[-1]], float)
+                cplt.theory_line(ax, grid, anchor[1] * (grid / anchor[0]) ** e, color=color,
+                                 linestyle="--", linewidth=1.4)
+                ax.text(Ns_all[0], anchor[1] * (Ns_all[0] / anchor[0]) ** e * 1.25,
+                        f"{e:+.2f}", fontsize=9, color=color)
+        ax.set_yscale("log")
+        ax.set_ylabel(r"term size $T_k$")
+        ax.set_title(rf"$(\alpha_1, \alpha_2) = ({pair[0]:.2f}, {pair[1]:.2f})$", fontsize=10)
+    log_axis(axes[-1, 0], Ns_all, close="drop", kilo=True)
+    axes[-1, 0].set_xlabel(r"width $N = d = n$")
+    handles, labels = axes[0, 0].get_legend_handles_labels()
+    if stored is not None:
+        handles.append(Line2D([], [], marker="o", color="#555555", markerfacecolor="white",
+                              linestyle="none"))
+        labels.append("stored runs (hollow)")
+    handles.append(Line2D([], [], color="#555555", linestyle="--"))
+    labels.append("predicted slope")
+    fig.legend(handles, labels, loc="outside lower center", ncol=3, fontsize=9)
+    return fig
+
+
+def leading_order(reused: Runs, fresh: Runs, pairs=((0.40, 0.25), (0.35, 0.45))):
+    """Measured term size over its leading order (``leading_k`` of the same run), for the
+    first spike (k = 0, filled) and the k = 2 term (open), reused batch at ``pairs`` and
+    fresh batch at the last pair; 1 would be an exact expansion."""
+
+    fig, ax = _new_figure()
+    P = cplt.PALETTE
+    curves = [(reused, "reused", pairs[0], "s"), (reused, "reused", pairs[1], "D"),
+              (fresh, "fresh", pairs[1], "o")]
+    Ns = _all_Ns(reused, fresh)
+    for data, batch, pair, marker in curves:
+        for k in (0, 2):
+            Ns_, meas = sizes_by_N(data, *pair, f"terms_{k}", batch)
+            lead = sizes_by_N(data, *pair, f"leading_{k}", batch)[1]
+            mean, err = range_bars(meas / lead)
+            color = P[batch]
+            cplt.sim_points(ax, Ns_, mean, err, color=color, marker=marker,
+                            markerfacecolor=color if k == 0 else "white", markeredgecolor=color,
+                            label=f"{batch}, $({pair[0]:.2f}, {pair[1]:.2f})$, $k = {k}$")
+    cplt.theory_line(ax, Ns, np.ones(len(Ns)), linestyle=":", label="expansion exact")
+    ax.set_yscale("log")
+    log_axis(ax, Ns, close="drop", kilo=True)
+    ax.set_xlabel(r"width $N = d = n$")
+    ax.set_ylabel("measured / leading-order size")
+    ax.set_title(r"how far the expansion is from the simulation ($\tanh$, $\mathrm{He}_1$)")
+    fig.legend(loc="outside lower center", ncol=2, fontsize=9)
+    return fig
+
+
+# -- two steps against one -----------------------------------------------------------------
+def one_step_collapse(runs: Runs, stored: Runs | None = None):
+    """Top: the relative distance ||W2 - W_ref|| / ||W_ref - W0|| to the one-step reference,
+    reused (blue) and fresh (orange) batch, with the fresh limit as lines. Bottom: the
+    absolute distance, reused batch, with the slope of the k = 2 term. Filled: the chapter's
+    runs; hollow: the stored runs."""
+
+    P = cplt.PALETTE
+    fig, (ax1, ax2) = _new_figure(2, 1, sharex=True)
+    Ns_all = _all_Ns(runs, stored)
+    grid = np.geomspace(Ns_all[0], Ns_all[-1], 60)
+    markers = {E5_PAIRS[0]: "o", E5_PAIRS[1]: "D"}
+    for pair, marker in markers.items():
+        anchor = None
+        for data, hollow in ((runs, False), (stored, True)):
+            if data is None:
+                continue
+            for batch in ("reused", "fresh"):
+                if not len(data.where(alpha1=pair[0], alpha2=pair[1], batch=batch)):
+                    continue
+                Ns, rel = sizes_by_N(data, *pair, "rel_diff", batch)
+                mean, err = range_bars(rel)
+                cplt.sim_points(ax1, Ns * (1.04 if hollow else 0.96), mean, err,
+                                color=P[batch], marker=marker,
+                                markerfacecolor="white" if hollow else P[batch],
+                                markeredgecolor=P[batch],
+                                label=None if hollow else
+                                f"{batch}, $({pair[0]:.2f}, {pair[1]:.2f})$")
+                if batch == "reused":
+                    Ns, d = sizes_by_N(data, *pair, "diff", batch)
+                    mean, err = range_bars(d)
+                    cplt.sim_points(ax2, Ns * (1.04 if hollow else 0.96), mean, err,
+                                    color=P["reused"], marker=marker,
+                                    markerfacecolor="white" if hollow else P["reused"],
+                                    markeredgecolor=P["reused"])
+                    anchor = (Ns[-1], mean[-1])
+        if anchor is not None:      # the slope of the k = 2 term, at the largest N drawn
+            e = spike_exponent(*pair, 2)
+            cplt.theory_line(ax2, grid, anchor[1] * (grid / anchor[0]) ** e,
+                             linestyle="--" if marker == "o" else ":", linewidth=1.3)
+        cplt.theory_line(ax1, grid, fresh_relative_difference(*pair, grid),
+                         linestyle="-" if marker == "o" else "--",
+                         label=f"fresh limit, $({pair[0]:.2f}, {pair[1]:.2f})$")
+    ax1.set_yscale("log")
+    ax1.set_yticks([0.02, 0.05, 0.1, 0.2, 0.5, 1.0], ["0.02", "0.05", "0.1", "0.2", "0.5", "1"])
+    ax1.set_ylabel("relative distance")
+    ax1.set_title(r"$\|W_2 - W_{\mathrm{ref}}\| \,/\, \|W_{\mathrm{ref}} - W_0\|$",
+                  fontsize=10)
+    ax2.set_yscale("log")
+    ax2.set_ylabel("absolute distance")
+    ax2.set_title(r"$\|W_2 - W_{\mathrm{ref}}\|$, reused batch; lines: slope of the "
+                  r"$k = 2$ term", fontsize=10)
+    log_axis(ax2, Ns_all, close="drop", kilo=True)
+    ax2.set_xlabel(r"width $N = d = n$")
+    handles, labels = ax1.get_legend_handles_labels()
+    if stored is not None:
+        from matplotlib.lines import Line2D
+        handles.append(Line2D([], [], marker="o", color="#555555", markerfacecolor="white",
+                              linestyle="none"))
+        labels.append("stored runs (hollow)")
+    fig.legend(handles, labels, loc="outside lower center", ncol=2, fontsize=9)
+    return fig
+
+
+# -- the spectrum beside a null run --------------------------------------------------------
+SPIKE_WEIGHT = 0.25     # the census' bound on a left vector's weight on the powers of a
+
+
+def spectrum_beside_null(runs: Runs):
+    """One run (the first): top, the histogram of the singular values of W2 with the
+    Marchenko-Pastur law (the first spike off the axis), spikes ringed; bottom, its largest
+    singular values after the first, and those of the null run, ringed where the left vector
+    lies on the powers of a."""
+
+    P = cplt.PALETTE
+    run = runs[0]
+    r = run.result
+    edge = float(r["edge"])
+    threshold = 1.02 * edge
+    s, top = np.asarray(r["s"]), np.asarray(r["s_top"])
+    fig, (ax1, ax2) = _new_figure(2, 1)
+    cplt.spectrum_histogram(ax1, s[1:], float(r["phi"]), outliers_edge=threshold,
+                            label="singular values of $W_2$")
+    on = np.asarray(r["on_powers"])
+    spikes = top[1:][(on[1:] >= SPIKE_WEIGHT) & (top[1:] > threshold)]
+    if len(spikes):
+        ax1.plot(spikes, np.zeros_like(spikes), marker="o", markersize=15,
+                 markerfacecolor="none", markeredgecolor=P["theory"], markeredgewidth=1.5,
+                 linestyle="none", clip_on=False, zorder=6, label="on the powers of $a$")
+    ax1.set_xlim(0, max(3.3, 1.1 * s[1]))
+    ax1.text(0.98, 0.22, f"first spike\nat {s[0]:.1f} →", transform=ax1.transAxes,
+             ha="right", fontsize=10, color=P["reused"])
+    ax1.set_title(rf"$W_2$ at $N = {run['N']}$, $(\alpha_1, \alpha_2) = "
+                  rf"({run['alpha1']:.2f}, {run['alpha2']:.2f})$", fontsize=10)
+    ax1.legend(loc="upper right", fontsize=8.5, framealpha=0.9, frameon=True)
+    idx = np.arange(2, len(top) + 1)
+    series = [("s_top", "on_powers", "target labels", P["reused"], "o", 0.0)]
+    if "s_null" in r:
+        series.append(("s_null", "on_powers_null", "null labels", P["null"], "s", 0.15))
+    for key, wkey, label, color, marker, shift in series:
+        v = np.asarray(r[key])[1:len(top)]
+        cplt.sim_points(ax2, idx[:len(v)] + shift, v, color=color, marker=marker, label=label)
+        if wkey in r:
+            ring = np.asarray(r[wkey])[1:len(top)] >= SPIKE_WEIGHT
+            ax2.plot((idx[:len(v)] + shift)[ring], v[ring], marker="o", markersize=14,
+                     markerfacecolor="none", markeredgecolor=P["theory"], markeredgewidth=1.3,
+                     linestyle="none", zorder=6,
+                     label="left vector on the powers of $a$" if key == "s_top" else None)
+    cplt.mark_bulk_edge(ax2, edge, axis="y", label=r"bulk edge $1 + \sqrt{\phi}$")
+    ax2.set_xlabel("rank of the singular value (rank 1, the first spike, is off the axis)")
+    ax2.set_ylabel("singular value")
+    ax2.set_title("the largest values after the first spike, with a null run", fontsize=10)
+    ax2.set_xticks(idx[::2])
+    ax2.legend(loc="upper right", fontsize=8.5)
+    return fig
+
+
+def left_vectors(runs: Runs, rows: int = 6):
+    """Squared overlaps of the top left singular vectors of W2 (rows, labelled by their
+    singular values) with the Gram-Schmidt powers q_1..q_5 of a (columns), for the run
+    (top) and its null run (bottom)."""
+    fig, axes = _new_figure(2, 1)
+    r = runs[0].result
+    powers = ["$q_1$ ($a$)", "$q_2$ ($a^{\\circ 2}$)", "$q_3$ ($a^{\\circ 3}$)", "$q_4$",
+              "$q_5$"]
+    im = None
+    for ax, suffix, title in [(axes[0], "", "target labels"), (axes[1], "_null", "null labels")]:
+        L = np.asarray(r["left" + suffix])[:rows]
+        im = ax.imshow(L, cmap="Blues", vmin=0, vmax=1, aspect="auto")
+        for i in range(L.shape[0]):
+            for j in range(L.shape[1]):
+                ax.text(j, i, f"{L[i, j]:.2f}", ha="center", va="center", fontsize=9,
+                        color="white" if L[i, j] > 0.6 else "#222222")
+        ax.set_xticks(range(L.shape[1]), powers, fontsize=9.5)
+        s_key = "s_top" if suffix == "" else "s_null"
+        ax.set_yticks(range(rows), [f"{v:.3g}" for v in np.asarray(r[s_key])[:rows]])
+        ax.set_ylabel("singular value")
+        ax.set_title(title, fontsize=10)
+        ax.grid(False)
+    fig.colorbar(im, ax=axes, label=r"$\langle u_i, q_j \rangle^2$")
+    return fig
+
+
+# the spikes one by one (E11): figures/spike_emergence.py, re-exported here
+
+
+def spike_emergence_strengths(runs: Runs | None, activations=("shifted_tanh", "gelu")):
+    """Separate strength of each term k against N (log-log), one row per point and one
+    column per activation: markers the mean over seeds with a 95% bootstrap interval, solid
+    lines the finite-N prediction of each term (:func:`companion.core.finite_n.predicted_terms`,
+    book: dv-finite-n) on N = 2^j from the smallest stored N to 16 times the largest, grey
+    dashed the threshold (half the null run's bulk edge: 1 for the W0 bulk at N = d; higher
+    where the update widens the bulk, as with GELU; the census needs about 1.22 times it,
+    ``fs-obs-calibration``). Shown: the terms k = 1..Lambda and, at Lambda = 1, also k = 2.
+    Without stored runs (``None``) the figure says so."""
+
+    if runs is None or not len(runs):
+        return stored_runs_absent()
+    runs = default_step_runs(runs)
+    fig, axes = _new_figure(len(EMERGENCE_POINTS), len(activations), sharex=True, sharey=True,
+                            squeeze=False)
+    for row, (a1, a2) in enumerate(EMERGENCE_POINTS):
+        lam = lambda_count(a1, a2)
+        orders = [k for k in (1, 2, 3) if k <= max(lam, 2)]
+        for col, act in enumerate(activations):
+            ax = axes[row, col]
+            sel = runs.where(alpha1=a1, alpha2=a2, activation=act)
+            Ns = sorted(sel.unique("N"))
+            if not Ns:
+                continue
+            by_N = [sel.where(N=N) for N in Ns]
+            threshold = np.array([r.mean("edge_null") / 2 for r in by_N])
+            ax.plot(Ns, threshold, color=cplt.PALETTE["null"], linestyle="--", linewidth=1.5,
+                    label="threshold (bulk edge / 2)")
+            top = Ns[-1] * 16
+            grid = 2 ** np.arange(int(np.log2(Ns[0])), int(np.log2(top)) + 1)
+            # one prediction per size serves every term (cached per point and size)
+            predicted = np.array([predicted_terms(int(n), a1, a2, act, "he1", K=5)["strength"]
+                                  for n in grid])
+            for k in orders:
+                style = cplt.TERM_STYLE[k]
+                mean = np.array([r.mean(f"strength_k{k}") for r in by_N])
+                lo, hi = np.array([r.interval(f"strength_k{k}") for r in by_N]).T
+                cplt.sim_points(ax, Ns, mean, np.stack([mean - lo, hi - mean]),
+                                color=style["color"], marker=style["marker"],
+                                label=f"term $k = {k}$")
+                cplt.theory_line(ax, grid, predicted[:, k], color=style["color"],
+                                 linestyle="-", linewidth=1.3, alpha=0.8)
+            ax.plot([], [], color="#555555", linestyle="-", linewidth=1.3,
+                    label="finite-N prediction")
+            ax.set_yscale("log")
+            log_axis(ax, [n for n in (256, 1024, 4096, 16384, 65536) if Ns[0] <= n <= top],
+                     kilo=True)
+            ax.set_xlim(Ns[0] / 1.3, top * 1.2)
+            ax.set_yticks([0.3, 0.5, 1, 2, 5], ["0.3", "0.5", "1", "2", "5"])
+            ax.set_title(f"{cplt.ACTIVATION_STYLE[act]['label']}, "
+                         rf"$({a1:.2f}, {a2:.2f})$, $\Lambda = {lam}$", fontsize=10)
+            if col == 0:
+                ax.set_ylabel("separate strength")
+            if row == len(EMERGENCE_POINTS) - 1:
+                ax.set_xlabel(r"width $N = d = n$")
+    axes[0, 0].set_ylim(0.25, 7)
+    handles, labels = [], []
+    for ax in axes.ravel():
+        for h, lab in zip(*ax.get_legend_handles_labels()):
+            if lab not in labels:
+                handles.append(h)
+                labels.append(lab)
+    fig.legend(handles, labels, loc="outside lower center", ncol=4, fontsize=9)
+    return fig
+
+
+def spike_emergence_counts(runs: Runs | None, activations=("tanh", "shifted_tanh", "gelu")):
+    """The number of spikes of W2 against N (counted against a null run, left vectors on the
+    powers of a; :func:`companion.core.spikes.spike_census`), one panel per point: markers the
+    mean over seeds, bars the range (the table :func:`companion.chapters.two_steps.summaries.
+    spike_counts`); dashed the companion's limits 1 + Lambda (every order) and
+    1 + floor(Lambda / 2) (tanh). Without stored runs (``None``) the figure says so."""
+
+    if runs is None or not len(runs):
+        return stored_runs_absent()
+    table = spike_counts(runs, activations)
+    fig, axes = _new_figure(1, len(EMERGENCE_POINTS), sharey=True, squeeze=False)
+    offsets = dict(zip(activations, np.linspace(0.93, 1.07, len(activations))))
+    for ax, (a1, a2) in zip(axes[0], EMERGENCE_POINTS):
+        lam = lambda_count(a1, a2)
+        every, odd = 1 + lam, n_spikes(a1, a2, "tanh")
+        rows = {act: table[(a1, a2, act)] for act in activations if (a1, a2, act) in table}
+        Ns = sorted({int(n) for row in rows.values() for n in row["N"]})
+        ax.axhline(every, color=cplt.PALETTE["theory"], linestyle="--", linewidth=1.3)
+        ax.text(Ns[0] / 1.25, every + 0.08, rf"$1 + \Lambda = {every}$", fontsize=9,
+                va="bottom", color=cplt.PALETTE["theory"])
+        ax.axhline(odd, color=cplt.ACTIVATION_STYLE["tanh"]["color"], linestyle=":",
+                   linewidth=1.6)
+        ax.text(Ns[0] / 1.25, odd - 0.08, rf"$\tanh$: $1 + \lfloor \Lambda/2 \rfloor = {odd}$",
+                fontsize=9, va="top", color=cplt.ACTIVATION_STYLE["tanh"]["color"])
+        for act, row in rows.items():
+            mean = row["mean"]
+            err = np.stack([mean - row["min"], row["max"] - mean])
+            style = cplt.ACTIVATION_STYLE[act]
+            cplt.sim_points(ax, row["N"] * offsets[act], mean, err,
+                            color=style["color"], marker=style["marker"], label=style["label"],
+                            markersize=7)
+        log_axis(ax, Ns)
+        ax.set_xlim(Ns[0] / 1.35, Ns[-1] * 1.35)
+        ax.set_title(rf"$(\alpha_1, \alpha_2) = ({a1:.2f}, {a2:.2f})$, $\Lambda = {lam}$",
+                     fontsize=10)
+        ax.set_xlabel(r"width $N = d = n$")
+    axes[0, 0].set_ylabel("spikes of $W_2$")
+    axes[0, 0].set_ylim(0.5, 4.6)
+    axes[0, 0].set_yticks([1, 2, 3, 4])
+    handles, labels = axes[0, 0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="outside lower center", ncol=3, fontsize=9)
+    return fig
+
+
+def spike_content(runs: Runs, N: int | None = None, counted_only: bool = False):
+    """What each spike carries, and from which N the census counts the k = 2 spike.
+
+    Top row: cos^2 of each spike's right vector with each target direction (He_1's
+    beta*_1 left, He_3's beta*_2 right) by the spike's order k, at size ``N`` (default
+    :func:`~companion.chapters.two_steps.learned_directions.full_size`): one marker per (point,
+    batch), reused and fresh runs in colour, their null runs in grey; bars: 95% bootstrap
+    intervals over the seeds that have that spike; dotted: chance 1/d; log scale. By
+    default every spike on the powers of a is read, counted or not
+    (:func:`~companion.chapters.two_steps.learned_directions.direction_carriers` with
+    ``counted_only=False``); ``counted_only=True`` keeps the census's spikes only.
+
+    Bottom row, at the first point against N: left, the fraction of seeds whose census
+    counts a k = 2 spike (:func:`~companion.chapters.two_steps.learned_directions.count_by_N`:
+    reused run, its null run, fresh run); right, the k = 2 spike's cos^2 with beta*_2
+    (reused, :func:`~companion.chapters.two_steps.learned_directions.content_by_N`), against the
+    largest of any null-run spike and of any fresh-batch spike on the powers of a; bars:
+    95% bootstrap intervals over the seeds."""
+
+    N = full_size(runs) if N is None else N
+    rows = direction_carriers(runs, N, counted_only=counted_only)
+    fig, axes = _new_figure(nrows=2, ncols=2)
+    fig.set_size_inches(fig.get_size_inches()[0], fig.get_size_inches()[1] * 1.25)
+    styles = {("reused", "run"): dict(color=cplt.PALETTE.get("reused", "C0"), marker="o"),
+              ("fresh", "run"): dict(color=cplt.PALETTE.get("fresh", "C1"), marker="s"),
+              ("reused", "null"): dict(color="0.55", marker="o", mfc="none"),
+              ("fresh", "null"): dict(color="0.55", marker="s", mfc="none")}
+    points = sorted({(r["alpha1"], r["alpha2"]) for r in rows})
+    chance = chance_of(rows)
+    for j, ax in enumerate(axes[0]):
+        for p_i, point in enumerate(points):
+            for (batch, name), st in styles.items():
+                sel = [r for r in rows if (r["alpha1"], r["alpha2"]) == point
+                       and r["batch"] == batch and r["run"] == name and r["detected"] > 0]
+                for r in sel:
+                    x = r["k"] + 0.18 * (p_i - 0.5) + (0.05 if name == "null" else 0)
+                    x += 0.08 if batch == "fresh" else 0
+                    mean = float(r["cos2_mean"][j])
+                    err = [[mean - float(r["cos2_low"][j])], [float(r["cos2_high"][j]) - mean]]
+                    label = None
+                    if j == 0 and r["k"] == 0:
+                        label = (f"({point[0]:.2f}, {point[1]:.2f}) {batch}"
+                                 + (" null" if name == "null" else ""))
+                    floor = chance / 20
+                    err = [[min(err[0][0], max(mean, floor) - floor)], err[1]]
+                    ax.errorbar([x], [max(mean, floor)], yerr=err, linestyle="none",
+                                ms=4 + 2 * (1 - p_i), label=label, **st)
+        ax.axhline(chance, color="0.3", linestyle=":", linewidth=1)
+        ax.set_yscale("log")
+        ax.set_ylim(chance / 20, 1.0)
+        ax.set_xlabel("order k of the spike")
+        ax.set_xticks(range(0, 4))
+        ax.set_title(f"N = {N}: " + ["with He$_1$'s direction", "with He$_3$'s direction"][j])
+        ax.set_ylabel([r"$\cos^2$ with $\beta^*_1$", r"$\cos^2$ with $\beta^*_2$"][j])
+    _counts_panel(axes[1][0], runs, styles)
+    _content_panel(axes[1][1], runs, styles)
+    fig.legend(*axes[0][0].get_legend_handles_labels(), loc="upper center", ncol=4,
+               fontsize=6, bbox_to_anchor=(0.5, 0.0))
+    return fig
+
+
+def _counts_panel(ax, runs: Runs, styles) -> None:
+    point = E12_POINTS[0]
+    table = count_by_N(runs, point)
+    shift = {("reused", "run"): 0.0, ("reused", "null"): 0.04, ("fresh", "run"): -0.04}
+    for (batch, name), dx in shift.items():
+        sel = [t for t in table if t["batch"] == batch and t["run"] == name]
+        if not sel:
+            continue
+        Ns = np.array([t["N"] for t in sel], float)
+        f = np.array([t["fraction"] for t in sel])
+        err = [f - [t["low"] for t in sel], [t["high"] for t in sel] - f]
+        ax.errorbar(Ns * 2 ** dx, f, yerr=err, linestyle="-", linewidth=0.8, ms=4,
+                    **styles[(batch, name)])
+    log_axis(ax, runs.unique("N"), kilo=True, pad=1.3, label="N")
+    ax.set_ylim(-0.05, 1.05)
+    ax.set_ylabel("seeds counting k = 2")
+    ax.set_title(f"the count at ({point[0]:.2f}, {point[1]:.2f})")
+
+
+def _content_panel(ax, runs: Runs, styles) -> None:
+    point = E12_POINTS[0]
+    table = content_by_N(runs, point)
+    series = [("reused", "mean", styles[("reused", "run")], 0.0),
+              ("reused", "null_mean", styles[("reused", "null")], 0.04),
+              ("fresh", "max_mean", styles[("fresh", "run")], -0.04)]
+    for batch, key, st, dx in series:
+        sel = [t for t in table if t["batch"] == batch and np.isfinite(t[key])]
+        if not sel:
+            continue
+        stem = key[:-len("mean")]
+        Ns = np.array([t["N"] for t in sel], float)
+        m = np.array([t[key] for t in sel])
+        err = [m - [t[stem + "low"] for t in sel], [t[stem + "high"] for t in sel] - m]
+        ax.errorbar(Ns * 2 ** dx, m, yerr=err, linestyle="-", linewidth=0.8, ms=4, **st)
+    Ns = np.array(sorted(runs.unique("N")), float)
+    ax.plot(Ns, 1.0 / Ns, color="0.3", linestyle=":", linewidth=1)
+    log_axis(ax, Ns, kilo=True, pad=1.3, label="N")
+    ax.set_yscale("log")
+    ax.set_ylim(ax.get_ylim()[0], max(ax.get_ylim()[1], 0.1))    # a labelled top decade
+    ax.set_ylabel(r"$\cos^2$ with $\beta^*_2$")
+    ax.set_title(f"He$_3$ content at ({point[0]:.2f}, {point[1]:.2f})")
+
+
+def chance_of(rows) -> float:
+    """1/d of the rows of :func:`direction_carriers` (1e-3 without rows)."""
+    return rows[0]["chance"] if rows else 1e-3

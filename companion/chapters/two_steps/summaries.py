@@ -1,0 +1,699 @@
+"""The numbers and tables of the chapter "Two steps: a spiked spectrum" (book/two_steps.ipynb),
+one function per reported group: the moments that decide which terms exist
+(``ts-conj-parity``), the spikes one by one (``ts-sec-one-by-one``, ``ts-obs-one-by-one``),
+the phase diagram (``ts-obs-phase``), the exponent check (``ts-obs-exponents``), two steps
+against one (``ts-obs-one-step``) and the spectrum beside a null run (``ts-obs-spectrum``).
+
+Each ``Numbers`` function reads ``"n/a"`` where the stored runs it needs are absent
+(``COMPANION_PAPER_DATA=off``); each table function returns the lines the chapter prints.
+:func:`spike_counts` is the one place the stored spike counts are aggregated over seeds:
+the chapter's prose and :func:`companion.chapters.two_steps.figures.spike_emergence_counts` read it.
+What each spike carries (E12) and the finite-N prediction (:func:`spike_content`,
+:func:`content_table`, :func:`prediction`) live in :mod:`companion.chapters.two_steps.summaries`
+and are re-exported.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from companion.chapters.two_steps.experiments import (
+    E3_POINTS,
+    E4_PAIRS,
+    E11_CONSTANTS,
+    EMERGENCE_POINTS,
+    bbp_position,
+    fresh_relative_difference,
+    local_slopes,
+    sizes_by_N,
+)
+from companion.chapters.two_steps.learned_directions import (
+    E12_ACTIVATION,
+    E12_TARGET,
+    carrier_cos2,
+    content_by_N,
+    count_by_N,
+    direction_carriers,
+    full_size,
+    has_order,
+    max_cos2,
+)
+from companion.chapters.two_steps.prediction import prediction_errors, prediction_rows
+from companion.core.activations import get_activation
+from companion.core.book import Numbers, fmt, fmt_fixed, fmt_interval, fmt_signed
+from companion.core.experiment import precision_agreement, sweep_runs
+from companion.core.finite_n import predicted_crossing, predicted_terms
+from companion.core.runs import Runs
+from companion.core.spikes import bbp_detection_strength, default_step_runs, spike_counts
+from companion.core.theory import (
+    KNIFE_EDGE,
+    lambda_count,
+    n_spikes,
+    nearest_line,
+    spike_exponent,
+)
+
+NO_RUNS = "no stored runs"
+
+
+def _precision(worst) -> str:
+    """The largest float32/float64 difference as an order of magnitude: ``1e-7``."""
+    return "n/a" if worst is None else f"{max(worst, 1e-9):.0e}".replace("e-0", "e-")
+
+
+def stored_sizes(stored: dict) -> Numbers:
+    """``Nmax``: the largest N of the stored paper-scale runs in ``stored`` (experiment ->
+    :class:`Runs` or ``None``), the sizes the chapter reads rather than computes
+    (``ts-sec-one-by-one`` and the exponent check, ``ts-obs-exponents``)."""
+    Ns = [n for runs in stored.values() if runs is not None for n in runs.unique("N")]
+    return Numbers(Nmax=max(Ns) if Ns else "n/a")
+
+
+# -- the moments that decide which terms exist ----------------------------------------------
+def moments(alpha1: float = 0.38, alpha2: float = 0.45) -> Numbers:
+    """``m3`` and ``k22``: m_3 and kappa_{2,2} of tanh, the even-order moments that do not
+    vanish (``ts-conj-parity``); ``lambda_b``: Lambda at (``alpha1``, ``alpha2``)
+    (``ts-conj-expansion``)."""
+    tanh = get_activation("tanh")
+    return Numbers(m3=tanh.m(3), k22=tanh.kappa(2, 2), lambda_b=lambda_count(alpha1, alpha2))
+
+
+
+
+
+
+#: Gauss-Hermite nodes per dimension of a sample in :func:`spike_predictions`: the default 40
+#: takes 7 to 10 times longer and moved the strengths at (0.38, 0.45), N = 8192, by at most
+#: 0.07% (tests/chapters/two_steps/test_two_steps_summaries.py bounds it by 0.5%; the explorer's page is built
+#: with the book)
+PREDICTION_NODES = 20
+
+
+def spike_predictions(runs: Runs, activations=None, K: int = 5,
+                      nodes: int = PREDICTION_NODES) -> dict:
+    """The finite-N prediction (``dv-finite-n``, :func:`companion.core.finite_n.predicted_terms`)
+    beside each row of :func:`spike_counts`: ``{(alpha1, alpha2, activation): {"N",
+    "predicted" (len N, K - 1): the predicted separate strengths of the terms k = 1..K-1,
+    "threshold" (len N,): the strength the census needs against the stored null runs' mean
+    edge (:func:`companion.chapters.finite_size.calibration.bbp_detection_strength`), "count"
+    (len N,): 1 + the number of predicted terms above it}}``. This, not the limit's
+    exponents, is what a count at a finite N is compared with (the explorer)."""
+
+    runs = default_step_runs(runs)
+    out = {}
+    for (a1, a2, act), row in spike_counts(runs, activations).items():
+        pred, thr = [], []
+        for n in row["N"]:
+            edge = runs.where(alpha1=a1, alpha2=a2, activation=act, N=int(n)).mean("edge_null")
+            thr.append(bbp_detection_strength(float(edge)))
+            pred.append(predicted_terms(int(n), a1, a2, act, "he1", K=K,
+                                        sample_nodes=nodes)["strength"][1:])
+        pred, thr = np.array(pred), np.array(thr)
+        out[(a1, a2, act)] = {"N": row["N"], "predicted": pred, "threshold": thr,
+                              "count": 1 + (pred > thr[:, None]).sum(axis=1)}
+    return out
+
+
+def counts_with_range(row: dict) -> str:
+    """Mean spike counts per N from a :func:`spike_counts` row, each followed by its range
+    over the seeds where the seeds disagree: ``"1, 1.75 [1, 2], 2, 2"``. With 4 seeds a
+    bootstrap interval of a mean of small integers says little more than the range, so the
+    range (smallest to largest count) is the interval shown (``ts-obs-one-by-one``)."""
+    return ", ".join(fmt(m, 2) + ("" if lo == hi else f" [{int(lo)}, {int(hi)}]")
+                     for m, lo, hi in zip(row["mean"], row["min"], row["max"]))
+
+
+_EMERGENCE_KEYS = ("Ns", "Nmax", "seeds", "precision", "a_st_counts", "a_gelu_counts",
+                   "a_tanh_counts", "b_st_counts", "b_gelu_counts", "b_tanh_counts", "thr",
+                   "b_k2_st", "b_k3_st", "b_k2_gelu", "b_k2_gelu_thr",
+                   "gelu_Nmax", "a_k2_tanh_first", "a_k2_tanh_last",
+                   "a_k2_tanh_slope")
+#: theory values of :func:`emergence`, shown also without stored runs
+_EDGE_KEYS = ("a_edge_k", "a_edge_exponent", "b_edge_k", "b_edge_exponent", "knife_edge")
+
+
+def emergence(runs: Runs | None) -> Numbers:
+    """The numbers of the spikes one by one (``ts-sec-one-by-one``, ``ts-obs-one-by-one``)
+    from the stored runs (``store.load("E11")``):
+
+    * ``Ns``, ``Nmax``, ``seeds``: the stored sizes, the largest, the seeds of
+      tanh(z + 1/2) there; ``precision``: how much float32 moves a strength;
+    * ``{a,b}_{st,gelu,tanh}_counts``: mean spike count per N at (0.30, 0.38) (``a``) and
+      (0.38, 0.45) (``b``) for tanh(z + 1/2), GELU and tanh (:func:`spike_counts`), with the
+      range over the seeds where they disagree (:func:`counts_with_range`);
+    * ``{a,b}_edge_k``, ``{a,b}_edge_exponent``: the phase line nearest to each point and
+      the exponent of its term (:func:`companion.core.theory.nearest_line`: -0.02 and -0.03,
+      within ``knife_edge`` of zero);
+    * at (0.38, 0.45) and the largest N, tanh(z + 1/2): ``thr`` (half the null run's bulk
+      edge), ``b_k2_st`` and ``b_k3_st`` (separate strengths); GELU at its largest stored
+      size ``gelu_Nmax``: ``b_k2_gelu``, ``b_k2_gelu_thr`` (the crossing sizes come from the
+      finite-N prediction, :func:`prediction`);
+    * tanh at (0.30, 0.38): the k = 2 strength at the smallest and largest N
+      (``a_k2_tanh_first``, ``a_k2_tanh_last``) and its fitted slope in log N.
+    """
+    edges = {"knife_edge": fmt_fixed(KNIFE_EDGE)}
+    for tag, point in zip("ab", EMERGENCE_POINTS):
+        k, e = nearest_line(*point)
+        edges.update({f"{tag}_edge_k": k, f"{tag}_edge_exponent": fmt_signed(e)})
+    if runs is None or not len(runs):
+        return Numbers(**dict.fromkeys(_EMERGENCE_KEYS, "n/a"), **edges)
+    agreement = precision_agreement(runs, [f"strength_k{k}" for k in range(4)])
+    worst = max((v for v in agreement.values() if v is not None), default=None)
+    counts = spike_counts(runs)
+    runs = default_step_runs(runs)
+    Ns = sorted(runs.unique("N"))
+    out = {"Ns": fmt(Ns), "Nmax": Ns[-1], "precision": _precision(worst),
+           "seeds": len(runs.where(N=Ns[-1], alpha1=0.38, activation="shifted_tanh"))}
+    for tag, point in zip("ab", EMERGENCE_POINTS):
+        for short, act in (("st", "shifted_tanh"), ("gelu", "gelu"), ("tanh", "tanh")):
+            row = counts.get((*point, act))
+            out[f"{tag}_{short}_counts"] = "n/a" if row is None else counts_with_range(row)
+    st = runs.where(N=Ns[-1], alpha1=0.38, alpha2=0.45, activation="shifted_tanh")
+    thr = st.mean("edge_null") / 2
+    out.update(thr=fmt(thr), b_k2_st=fmt(st.mean("strength_k2")),
+               b_k3_st=fmt(st.mean("strength_k3")))
+    gelu = runs.where(alpha1=0.38, alpha2=0.45, activation="gelu")
+    gN = max(gelu.unique("N"))                   # GELU's largest stored size
+    gelu = gelu.where(N=gN)
+    gthr = gelu.mean("edge_null") / 2
+    out.update(b_k2_gelu=fmt(gelu.mean("strength_k2")), b_k2_gelu_thr=fmt(gthr), gelu_Nmax=gN)
+    t = runs.where(alpha1=0.30, alpha2=0.38, activation="tanh")
+    k2 = np.array([t.where(N=n).values("strength_k2") for n in Ns])
+    out.update(a_k2_tanh_first=fmt(k2[0].mean()), a_k2_tanh_last=fmt(k2[-1].mean()),
+               a_k2_tanh_slope=fmt_signed(np.polyfit(np.log(Ns), np.log(k2.mean(axis=1)),
+                                                     1)[0]))
+    return Numbers(**out, **edges)
+
+
+def step_constants(runs: Runs | None) -> str:
+    """The table of the step constants (``ts-sec-one-by-one``): at the point, size and
+    activation of ``E11_CONSTANTS``, per (c1, c2), the mean strengths of the terms k = 1, 2,
+    the bulk edge of W2 (powers of a projected out) and the mean spike count (the float32
+    precision checks left out: they repeat float64 seeds)."""
+    if runs is None or not len(runs):
+        return NO_RUNS
+    c = E11_CONSTANTS
+    lines = ["c1   c2   strength k=1  k=2   bulk edge of W2   spikes"]
+    for (c1, c2), at in sweep_runs(runs).where(
+            N=c["N"], activation=c["activation"], alpha1=c["point"][0]).groups("c1",
+                                                                               "c2").items():
+        lines.append(f"{c1:<4} {c2:<4} {fmt(at.mean('strength_k1')):>12}"
+                     f" {fmt(at.mean('strength_k2')):>5} {fmt(at.mean('edge_self')):>17}"
+                     f" {fmt(at.mean('n_outliers'), 2):>8}")
+    return "\n".join(lines)
+
+
+# -- the phase diagram (E3) ------------------------------------------------------------------
+def _last_slopes(runs: Runs, order: int = 2) -> list[float]:
+    """The local growth exponent of T_order between the two largest N at each E3 point."""
+    return [local_slopes(*sizes_by_N(runs, a1, a2, f"terms_{order}"))["slope"][-1]
+            for a1, a2 in E3_POINTS]
+
+
+def phase_table(runs: Runs) -> str:
+    """The chapter's table of the phase diagram (``ts-obs-phase``): per E3 point, Lambda and
+    the exponent of T_2, predicted and measured between the two largest sizes."""
+    lines = ["alpha1 alpha2  Lambda  exponent of T_2: theory  measured (N/2 to N)"]
+    for (a1, a2), slope in zip(E3_POINTS, _last_slopes(runs)):
+        theory = fmt_signed(spike_exponent(a1, a2, 2))
+        lines.append(f"{a1:6.2f} {a2:6.2f} {lambda_count(a1, a2):7d}"
+                     f" {theory:>23} {fmt_signed(slope):>9}")
+    return "\n".join(lines)
+
+
+def _wrong_signs(runs: Runs) -> list[tuple[float, float]]:
+    """(measured, predicted) exponent of T_2 at the E3 points where their signs differ."""
+    return [(s, e) for s, e in zip(_last_slopes(runs),
+                                   (spike_exponent(a1, a2, 2) for a1, a2 in E3_POINTS))
+            if np.sign(s) != np.sign(e)]
+
+
+def _sign_agreement(runs: Runs | None) -> str:
+    if runs is None or not len(runs):
+        return "n/a"
+    return str(len(E3_POINTS) - len(_wrong_signs(runs)))
+
+
+def phase(runs: Runs, stored: Runs | None = None) -> Numbers:
+    """The numbers of the phase diagram (``fig-ts-phase``, ``ts-obs-phase``): ``N`` and
+    ``seeds``, the largest size and the seeds of the chapter's runs; ``n_points``: the E3
+    points; ``agree`` and ``agree_paper``: at how many of them the local exponent of T_2
+    has the predicted sign, with the chapter's runs and the stored ones; ``wrong`` and
+    ``wrong_up``: at how many the chapter's runs have the wrong sign, and at how many of
+    those the measured exponent is above the predicted one (the upward bias of small N,
+    ``ts-obs-exponents``); ``paper_N``: the largest stored size."""
+    Nmax = max(runs.unique("N"))
+    seeds = len(runs.where(alpha1=E3_POINTS[0][0], alpha2=E3_POINTS[0][1], N=Nmax))
+    has = stored is not None and len(stored)
+    wrong = _wrong_signs(runs)
+    return Numbers(N=Nmax, seeds=seeds, n_points=len(E3_POINTS),
+                   agree=len(E3_POINTS) - len(wrong),
+                   agree_paper=_sign_agreement(stored), wrong=len(wrong),
+                   wrong_up=sum(s > e for s, e in wrong),
+                   paper_N=max(stored.unique("N")) if has else "n/a")
+
+
+# -- the exponent check (E4) -----------------------------------------------------------------
+_EXPONENT_KEYS = ("t0", "k2_35", "k2_35_ci", "k2_40", "k2_40_ci", "k2_20", "k2_20_ci", "Nmax",
+                  "delta", "seeds", "precision")
+
+
+def exponent_check(runs: Runs | None) -> Numbers:
+    """The numbers of the exponent check from the stored runs (``store.load("E4")``;
+    ``fig-ts-exponents``, ``ts-obs-exponents``): ``t0``, the last local slope of T_0 at
+    (0.35, 0.45); ``k2_35``, ``k2_40``, ``k2_20`` and their 95% intervals ``*_ci``, the last
+    local slope of T_2 at (0.35, 0.45), (0.40, 0.25), (0.20, 0.45); ``Nmax``, ``seeds``,
+    ``precision`` (float32 against float64); ``delta``: N^(0.35 - 1/2) at ``Nmax``."""
+    if runs is None or not len(runs):
+        return Numbers(**dict.fromkeys(_EXPONENT_KEYS, "n/a"))
+    terms = [f"terms_{k}" for k in range(4)]
+    worst = max((v for v in precision_agreement(runs, terms).values() if v is not None),
+                default=None)
+    out = {"precision": _precision(worst),
+           "seeds": sizes_by_N(runs, 0.35, 0.45, "terms_0")[1].shape[1],
+           "t0": fmt_signed(local_slopes(*sizes_by_N(runs, 0.35, 0.45, "terms_0"))
+                            ["slope"][-1])}
+    for name, pair in (("35", (0.35, 0.45)), ("40", (0.40, 0.25)), ("20", (0.20, 0.45))):
+        sl = local_slopes(*sizes_by_N(runs, *pair, "terms_2"))
+        out[f"k2_{name}"] = fmt_signed(sl["slope"][-1])
+        out[f"k2_{name}_ci"] = fmt_interval(sl["low"][-1], sl["high"][-1], signed=True)
+    Nmax = int(sl["N_high"][-1])
+    out.update(Nmax=Nmax, delta=fmt(Nmax ** (0.35 - 0.5), 2))
+    return Numbers(**out)
+
+
+def local_slopes_table(runs: Runs | None) -> str:
+    """The table of the exponent check (``ts-obs-exponents``): for T_0 and T_2 at each E4
+    pair, the predicted exponent and the local slopes of the stored runs between consecutive
+    sizes with 95% bootstrap intervals over the seeds."""
+    if runs is None or not len(runs):
+        return NO_RUNS
+    lines = ["term  (alpha1, alpha2)  theory   local slope [95% interval]"]
+    for pair in E4_PAIRS:
+        for k in (0, 2):
+            sl = local_slopes(*sizes_by_N(runs, *pair, f"terms_{k}"))
+            lines.append(f"T_{k}   ({pair[0]:.2f}, {pair[1]:.2f})"
+                         f"      {fmt_signed(spike_exponent(*pair, k)):>6}")
+            for lo, hi, s, a, b in zip(sl["N_low"], sl["N_high"], sl["slope"], sl["low"],
+                                       sl["high"]):
+                lines.append(f"{'':8}{lo:>5}-{hi:<5} {fmt_signed(s):>18} "
+                             f"{fmt_interval(a, b, signed=True)}")
+    return "\n".join(lines)
+
+
+def leading_order(runs: Runs, pair=(0.35, 0.45)) -> Numbers:
+    """How far the expansion is from the simulation (``fig-ts-leading``): at ``pair`` and
+    the largest size ``N`` of the chapter's runs, the measured term over its leading order
+    for k = 2 (``ratio2``) and k = 0 (``ratio0``), and the expansion parameter
+    ``delta_scale`` = N^(alpha1 - 1/2)."""
+    N = max(runs.unique("N"))
+    lead = runs.where(alpha1=pair[0], alpha2=pair[1], N=N)
+    return Numbers(N=N, ratio2=lead.mean("terms_2") / lead.mean("leading_2"),
+                   ratio0=lead.mean("terms_0") / lead.mean("leading_0"),
+                   delta_scale=fmt(N ** (pair[0] - 0.5), 2))
+
+
+# -- two steps against one (E5) ---------------------------------------------------------------
+_COLLAPSE_KEYS = ("Nfirst", "Nlast", "rel_reused_first", "rel_reused", "rel_fresh",
+                  "diff20_slope", "diff35_slope")
+
+
+def collapse(runs: Runs | None) -> Numbers:
+    """Two steps against the one-step reference in the stored runs (``store.load("E5")``;
+    ``ts-obs-one-step``): at (0.20, 0.20) the relative distance with a reused batch at the
+    smallest and largest N (``rel_reused_first``, ``rel_reused``; sizes ``Nfirst``,
+    ``Nlast``) and with a fresh batch at the largest (``rel_fresh``); the last local slope of
+    the absolute distance, reused, at (0.20, 0.20) and (0.35, 0.45) (``diff20_slope``,
+    ``diff35_slope``); ``fresh_limit``: the fresh batch's limit at (0.20, 0.20)
+    (``ts-conj-one-step``; with eta1 = eta2 it does not depend on N)."""
+    limit = fmt(float(fresh_relative_difference(0.20, 0.20, 1)), 2)
+    if runs is None or not len(runs):
+        return Numbers(**dict.fromkeys(_COLLAPSE_KEYS, "n/a"), fresh_limit=limit)
+    Ns, rel = sizes_by_N(runs, 0.20, 0.20, "rel_diff")
+    out = {"Nfirst": int(Ns[0]), "Nlast": int(Ns[-1]),
+           "rel_reused_first": fmt(rel[0].mean(), 2), "rel_reused": fmt(rel[-1].mean(), 2),
+           "rel_fresh": fmt(sizes_by_N(runs, 0.20, 0.20, "rel_diff", "fresh")[1][-1].mean(),
+                            2)}
+    for name, pair in (("20", (0.20, 0.20)), ("35", (0.35, 0.45))):
+        sl = local_slopes(*sizes_by_N(runs, *pair, "diff"))
+        out[f"diff{name}_slope"] = fmt_signed(sl["slope"][-1])
+    return Numbers(**out, fresh_limit=limit)
+
+
+# -- the spectrum beside a null run (E10) -------------------------------------------------------
+def spike_count(result: dict, weight: float = 0.25) -> int:
+    """Outliers of one spectrum run (:func:`companion.chapters.two_steps.experiments.spectrum_unit`)
+    2% above the bulk edge whose left vector has at least ``weight`` on the powers of a."""
+    top = np.asarray(result["s_top"])
+    on = np.asarray(result["on_powers"])
+    return int(np.sum((on >= weight) & (top > 1.02 * result["edge"])))
+
+
+def spectrum(runs: Runs, stored: Runs | None = None) -> Numbers:
+    """The numbers of the spectrum of W2 beside a null run (``fig-ts-spectrum``,
+    ``ts-obs-spectrum``), from the first run of ``runs`` (``ex.SPECTRUM``):
+
+    * ``N``; ``edge``, the bulk edge; ``count``, the outliers 2% above it among the top
+      values; ``nspikes``, those on the powers of a; ``pred_tanh``, the companion's count;
+    * ``s1``, the first spike, ``cos1`` and ``cos1_null``, cos^2 of its right vector with
+      the He_1 direction with the real and the null labels;
+    * ``s_k2``: the value whose left vector leans most on q_3 (the k = 2 spike); ``T2``, the
+      size of the k = 2 term, ``theta``, its separate strength, ``bbp``: where a spike of
+      that strength would sit (theta + 1/theta);
+    * from the stored runs (``store.load("E10")``): ``paper_N10`` and ``paper_spikes``, the
+      spike count on the powers of a of each seed.
+    """
+    run = runs[0]
+    r = run.result
+    top = np.asarray(r["s_top"])
+    i2 = int(np.argmax(np.asarray(r["left"])[1:, 2])) + 1
+    theta = float(np.asarray(r["separate"])[2])
+    has = stored is not None and len(stored)
+    return Numbers(
+        N=run["N"], edge=float(r["edge"]), count=int(np.sum(top > 1.02 * r["edge"])),
+        nspikes=spike_count(r), pred_tanh=n_spikes(run["alpha1"], run["alpha2"], "tanh"),
+        s1=float(top[0]), cos1=fmt(np.asarray(r["cos2"])[0, 0], 2),
+        cos1_null=fmt(np.asarray(r["cos2_null"])[0, 0], 2), s_k2=float(top[i2]),
+        T2=float(np.asarray(r["terms"])[2]), theta=theta, bbp=float(bbp_position(theta)),
+        paper_N10=stored[0]["N"] if has else "n/a",
+        paper_spikes=" and ".join(str(spike_count(x.result)) for x in stored) if has
+        else "n/a")
+
+
+def _sci(x: float) -> str:
+    """A size to two significant digits in short scientific notation: ``1.9e5``."""
+    return f"{x:.1e}".replace("e+0", "e").replace("e+", "e")
+
+
+
+
+def _ratio(x: float) -> str:
+    """A ratio for prose: a whole number from 10 on (``192``), else two digits."""
+    return fmt(int(round(x))) if np.isfinite(x) and x >= 10 else fmt(x, 2)
+
+
+# -- what each spike carries (E12) -----------------------------------------------------------
+_CONTENT_KEYS = ("N", "seeds", "k0_he1", "k0_he1_ci", "k0_he3", "k1_he1", "k1_he3",
+                 "k1_he3_ci", "k2_he1", "k2_he3", "k2_he3_ci", "k2_he3_min", "null_he3_max",
+                 "null_k2_he3", "k2_null_ratio", "k2_chance_ratio", "chance", "fresh_he1",
+                 "fresh_he1_ci", "fresh_he3", "fresh_orders", "control_orders",
+                 "control_k2_st", "control_k2_pred", "k2_counted", "k2_counted_small",
+                 "N_small", "k2_st", "k2_pred", "null_k2_st", "null_k2_pred", "edge_low",
+                 "edge_high", "k2_pred_next", "N_next", "N_big", "seeds_big",
+                 "k2_he3_big", "k2_he3_big_ci", "null_he3_big", "k2_counted_big",
+                 "null_counted_big", "k2_frac", "k2_frac_ci", "null_frac", "null_frac_ci",
+                 "k2_frac_big", "k2_frac_big_ci", "count_from", "k2_st_big",
+                 "k2_pred_big", "null_k2_st_big", "edge_low_big", "edge_high_big",
+                 "k2_cos2_pred", "k2_he3_small",
+                 "control_k2_he3", "control_k2_he3_ci", "control_k2_counted", "thr_clean",
+                 "thr_low", "thr_high")
+
+
+def spike_content(runs: Runs | None, point=(0.30, 0.45), control=(0.25, 0.38)) -> Numbers:
+    """The numbers of "What each spike carries" (``ts-sec-content``, ``ts-obs-content``,
+    ``ts-obs-count``) from the stored E12 runs (``store.load("E12")``: tanh(z + 1/2), target
+    He_1 + He_3, reused and fresh batch, each beside its null run), at ``N``, the largest
+    size at which every point and batch ran (``seeds`` seeds;
+    :func:`companion.chapters.two_steps.learned_directions.full_size`), read with
+    :func:`companion.chapters.two_steps.learned_directions.direction_carriers`
+    (``counted_only=False``: every spike on the powers of a, counted or not). cos^2 of a
+    right vector with beta*_1 (He_1) and beta*_2 (He_3), seed means and 95% bootstrap
+    intervals over the seeds (``*_ci``), at ``point`` with the reused batch:
+
+    * ``k0_he1``, ``k0_he3``: the first spike; ``k1_he1``, ``k1_he3``: the k = 1 spike;
+      ``k2_he1``, ``k2_he3``: the k = 2 spike, ``k2_he3_min`` its smallest value over the
+      seeds; ``null_he3_max``: the largest He_3 cos^2 of any null-run spike on the powers
+      of a, over the seeds; ``null_k2_he3``: the null run's k = 2 spike;
+      ``k2_null_ratio``, ``k2_chance_ratio``: k2_he3 over null_k2_he3 and over ``chance``
+      (1/d); ``k2_he3_small``: k2_he3 at ``N_small``, the next smaller size;
+    * ``fresh_he1``, ``fresh_he3``: the fresh batch's first spike; ``fresh_orders``: the
+      orders k of its spikes on the powers of a; ``control_orders``: the same for the reused
+      batch at ``control`` (Lambda = 1), with ``control_k2_st``, ``control_k2_pred``: its
+      k = 2 separate strength, measured and predicted (:func:`companion.core.finite_n.predicted_terms`),
+      ``control_k2_he3`` with ``control_k2_he3_ci``: its k = 2 spike's cos^2 with beta*_2
+      (counted or not), ``control_k2_counted``: the seeds whose census counts it;
+    * the count (:func:`companion.chapters.two_steps.learned_directions.count_by_N`):
+      ``k2_counted`` (``k2_counted_small``, ``k2_counted_big``), the number of seeds at
+      ``N`` (``N_small``; ``N_big``, the largest size, ``seeds_big`` seeds, float32) whose
+      census counts a k = 2 spike, ``null_counted_big`` the same for the null run;
+      ``k2_frac``, ``null_frac``, ``k2_frac_big`` the fractions at ``N`` and ``N_big`` with
+      intervals ``*_ci``; ``count_from``: the smallest size from which the census counts it
+      in at least half the seeds at every larger size ("none" if it does not);
+      ``k2_st``, ``k2_pred``, ``null_k2_st``, ``null_k2_pred``: the k = 2 separate
+      strengths of the run and of the null run, measured and predicted (``*_big`` at
+      ``N_big``); ``edge_low``, ``edge_high`` (``*_big``): the range of the null run's edge
+      over the seeds; ``k2_pred_next``: the predicted k = 2 strength at ``N_next`` (``N_big``
+      or 2 N); at ``N_big``: ``k2_he3_big`` with ``k2_he3_big_ci``, ``null_he3_big`` (the
+      seed mean of the largest He_3 cos^2 of a null spike); ``k2_cos2_pred``,
+      ``k2_cos2_pred_big``: the predicted He_3 cos^2 of the k = 2 term's own part at
+      ``N_next`` (:func:`companion.core.finite_n.predicted_terms`, before the loss of overlap
+      of a spike near the edge) and the measured ``k2_he3_big`` beside it;
+    * ``thr_clean``: the separate strength the census needs against a clean bulk of edge 2
+      (:func:`companion.chapters.finite_size.calibration.bbp_detection_strength`), ``thr_low``,
+      ``thr_high``: the same against the null run's edges ``edge_low``, ``edge_high``.
+    """
+    if runs is None or not len(runs):
+        return Numbers(**dict.fromkeys(_CONTENT_KEYS, "n/a"))
+
+    N = full_size(runs)
+    Ns = sorted(n for n in runs.unique("N") if n <= N)
+    N_big = max(runs.unique("N"))
+    rows = direction_carriers(runs, N, counted_only=False)
+
+    def row(pt, batch, name, k):
+        for r in rows:
+            if ((r["alpha1"], r["alpha2"]) == tuple(pt) and r["batch"] == batch
+                    and r["run"] == name and r["k"] == k and r["detected"] > 0):
+                return r
+        return None
+
+    def mean(r, j, digits=2):
+        return "none" if r is None else fmt(float(r["cos2_mean"][j]), digits)
+
+    def ci(r, j):
+        return "n/a" if r is None else (f"[{fmt(float(r['cos2_low'][j]), 2)}, "
+                                        f"{fmt(float(r['cos2_high'][j]), 2)}]")
+
+    def orders(pt, batch):
+        return fmt(sorted(r["k"] for r in rows if (r["alpha1"], r["alpha2"]) == tuple(pt)
+                          and r["batch"] == batch and r["run"] == "run" and r["detected"] > 0))
+
+    k0, k1, k2 = (row(point, "reused", "run", k) for k in range(3))
+    null_k2, fresh = row(point, "reused", "null", 2), row(point, "fresh", "run", 0)
+    sel = runs.where(N=N, alpha1=point[0], alpha2=point[1], batch="reused")
+    big = runs.where(N=N_big, alpha1=point[0], alpha2=point[1], batch="reused")
+    # the k = 2 spike's He_3 content per seed, and every null spike's on the powers of a
+    per_seed = [v for v in (carrier_cos2(r) for r in sel) if np.isfinite(v)]
+    null_max = max(max_cos2(r) for r in sel)
+    counts = {(t["N"], t["run"]): t for t in count_by_N(runs, point)
+              if t["batch"] == "reused"}
+    content = {t["N"]: t for t in content_by_N(runs, point) if t["batch"] == "reused"}
+
+    def counted(n, name="run"):
+        t = counts.get((n, name))
+        return "n/a" if t is None else int(round(t["fraction"] * t["seeds"]))
+
+    def frac(n, name="run"):
+        t = counts.get((n, name))
+        return ("n/a", "n/a") if t is None else (
+            fmt(t["fraction"], 2), f"[{fmt(t['low'], 2)}, {fmt(t['high'], 2)}]")
+
+    sizes = sorted(n for n, name in counts if name == "run")
+    count_from = "none"
+    for i, n in enumerate(sizes):
+        if all(counts[(m, "run")]["fraction"] >= 0.5 for m in sizes[i:]):
+            count_from = n
+            break
+    ctrl = runs.where(N=N, alpha1=control[0], alpha2=control[1], batch="reused")
+    ctrl_k2 = row(control, "reused", "run", 2)
+    k2_he3 = float(k2["cos2_mean"][1]) if k2 is not None else float("nan")
+    N_next = N_big if N_big > N else 2 * N
+    pred_next = predicted_terms(N_next, point[0], point[1], E12_ACTIVATION, E12_TARGET, K=3)
+    edges, edges_big = sel.values("edge"), big.values("edge")
+    small = content.get(Ns[-2]) if len(Ns) > 1 else None
+    top = content.get(N_big)
+    return Numbers(
+        N=N, seeds=len(sel), k0_he1=mean(k0, 0), k0_he1_ci=ci(k0, 0), k0_he3=mean(k0, 1),
+        k1_he1=mean(k1, 0), k1_he3=mean(k1, 1), k1_he3_ci=ci(k1, 1), k2_he1=mean(k2, 0),
+        k2_he3=mean(k2, 1), k2_he3_ci=ci(k2, 1),
+        k2_he3_min=fmt(min(per_seed), 2) if per_seed else "n/a",
+        null_he3_max=fmt(null_max, 2), null_k2_he3=mean(null_k2, 1),
+        k2_null_ratio=(_ratio(k2_he3 / float(null_k2["cos2_mean"][1]))
+                       if null_k2 is not None else "n/a"),
+        k2_chance_ratio=_ratio(k2_he3 * N), chance=fmt(1.0 / N, 2),
+        k2_he3_small=fmt(small["mean"], 2) if small is not None else "n/a",
+        fresh_he1=mean(fresh, 0), fresh_he1_ci=ci(fresh, 0), fresh_he3=mean(fresh, 1, 1),
+        fresh_orders=orders(point, "fresh"), control_orders=orders(control, "reused"),
+        control_k2_st=fmt(np.mean([r["separate"][2] for r in ctrl]), 2),
+        control_k2_pred=fmt(np.mean([r["predicted"][2] for r in ctrl]), 2),
+        control_k2_he3=mean(ctrl_k2, 1), control_k2_he3_ci=ci(ctrl_k2, 1),
+        control_k2_counted=sum(has_order(r, 2) for r in ctrl),
+        k2_counted=counted(N), k2_counted_small=counted(Ns[-2]) if len(Ns) > 1 else "n/a",
+        N_small=Ns[-2] if len(Ns) > 1 else "n/a",
+        k2_counted_big=counted(N_big), null_counted_big=counted(N_big, "null"),
+        k2_frac=frac(N)[0], k2_frac_ci=frac(N)[1], null_frac=frac(N, "null")[0],
+        null_frac_ci=frac(N, "null")[1], k2_frac_big=frac(N_big)[0],
+        k2_frac_big_ci=frac(N_big)[1], count_from=count_from,
+        k2_st=fmt(np.mean([r["separate"][2] for r in sel]), 3),
+        k2_pred=fmt(np.mean([r["predicted"][2] for r in sel]), 3),
+        null_k2_st=fmt(np.mean([r["separate_null"][2] for r in sel]), 3),
+        null_k2_pred=fmt(np.mean([r["predicted_null"][2] for r in sel]), 3),
+        edge_low=fmt(edges.min(), 3), edge_high=fmt(edges.max(), 3),
+        thr_clean=fmt(bbp_detection_strength(2.0), 3),
+        thr_low=fmt(bbp_detection_strength(edges.min()), 3),
+        thr_high=fmt(bbp_detection_strength(edges.max()), 3),
+        k2_pred_next=fmt(pred_next["strength"][2], 2), N_next=N_next,
+        N_big=N_big, seeds_big=len(big),
+        k2_he3_big=fmt(top["mean"], 2) if top is not None else "n/a",
+        k2_he3_big_ci=(f"[{fmt(top['low'], 2)}, {fmt(top['high'], 2)}]"
+                       if top is not None else "n/a"),
+        null_he3_big=fmt(top["null_mean"], 2) if top is not None else "n/a",
+        k2_st_big=fmt(np.mean([r["separate"][2] for r in big]), 3),
+        k2_pred_big=fmt(np.mean([r["predicted"][2] for r in big]), 3),
+        null_k2_st_big=fmt(np.mean([r["separate_null"][2] for r in big]), 3),
+        edge_low_big=fmt(edges_big.min(), 3), edge_high_big=fmt(edges_big.max(), 3),
+        k2_cos2_pred=fmt(pred_next["cos2"][2, 1], 2))
+
+
+def content_table(runs: Runs | None, point=(0.30, 0.45)) -> str:
+    """The table of ``ts-obs-count``: at ``point``, for every stored size N (``*``:
+    float32), first the fraction of seeds whose census counts a k = 2 spike (reused run,
+    its null run, fresh batch) and the range of the null run's edge over the seeds, then
+    1000 times the cos^2 with beta*_2 of the reused batch's k = 2 spike (counted or not)
+    against the largest of any null-run spike and of any fresh-batch spike on the powers
+    of a; seed means with 95% bootstrap intervals over the seeds
+    (:func:`companion.chapters.two_steps.learned_directions.count_by_N`,
+    :func:`~companion.chapters.two_steps.learned_directions.content_by_N`)."""
+    if runs is None or not len(runs):
+        return "no stored runs"
+
+    counts = {(t["N"], t["batch"], t["run"]): t for t in count_by_N(runs, point)}
+    content = {(t["N"], t["batch"]): t for t in content_by_N(runs, point)}
+
+    def cell(t, stem="", key=None, scale=1.0):
+        key = key or stem + "mean"
+        if t is None or not np.isfinite(t[key]):
+            return "-"
+        low, high = t[stem + "low"] * scale, t[stem + "high"] * scale
+        return f"{fmt(t[key] * scale, 2)} [{fmt(low, 2)}, {fmt(high, 2)}]"
+
+    Ns = sorted(runs.where(alpha1=point[0], alpha2=point[1]).unique("N"))
+    tag = {N: "*" if counts[(N, "reused", "run")]["dtype"] == "float32" else " " for N in Ns}
+    lines = ["seeds whose census counts a k = 2 spike; the null run's edge (range)",
+             f"{'N':>5}  seeds  {'reused':<15} {'null':<15} {'fresh':<10} edge"]
+    for N in Ns:
+        run = counts[(N, "reused", "run")]
+        null, fresh = counts.get((N, "reused", "null")), counts.get((N, "fresh", "run"))
+        edges = runs.where(N=N, alpha1=point[0], alpha2=point[1], batch="reused").values("edge")
+        lines.append(f"{N:>5}{tag[N]} {run['seeds']:>5}  {cell(run, key='fraction'):<15} "
+                     f"{cell(null, key='fraction'):<15} {cell(fresh, key='fraction'):<10} "
+                     f"{fmt(edges.min(), 2)}-{fmt(edges.max(), 2)}")
+    lines += ["", "1000 cos^2 with beta*_2: reused k = 2 spike, best null, best fresh",
+              f"{'N':>5}  {'k = 2 spike':<18} {'best null':<18} best fresh"]
+    for N in Ns:
+        t, f = content.get((N, "reused")), content.get((N, "fresh"))
+        lines.append(f"{N:>5}{tag[N]} {cell(t, key='mean', scale=1e3):<18} "
+                     f"{cell(t, 'null_', scale=1e3):<18} {cell(f, 'max_', scale=1e3)}")
+    return "\n".join(lines)
+
+
+# -- the finite-N prediction against the stored runs (E4, E11) -------------------------------
+_PREDICTION_KEYS = tuple(f"{a}_{q}" for a in ("tanh", "st", "gelu")
+                         for q in ("median", "max", "terms", "all", "terms_all")) + (
+    "taylor", "fail_max", "fail_act", "fail_point", "fail_N", "fail_k", "fail_pred",
+    "fail_meas", "fail_low", "fail_high") + tuple(
+    f"{t}_{q}" for t in ("st_k2", "st_k3", "gelu_k2")
+    for q in ("cross", "ci", "signal", "thr", "edge")) + (
+    "gelu_k21", "gelu_k22", "gelu_m3", "st_k21", "st_k22", "st_m3", "gelu_sig_first",
+    "gelu_sig_last", "gelu_floor_first", "gelu_floor_last", "gelu_N_first", "gelu_N_last")
+_ACT_SHORT = {"tanh": "tanh", "shifted_tanh": "st", "gelu": "gelu"}
+_ACT_NAME = {"tanh": r"$\tanh$", "shifted_tanh": r"$\tanh(z + 1/2)$", "gelu": "GELU"}
+
+
+def _percent(x) -> str:
+    return "n/a" if x is None else f"{100 * float(x):.1f}%"
+
+
+def prediction(e4: Runs | None, e11: Runs | None, point=(0.38, 0.45),
+               edge_N: int = 2048) -> Numbers:
+    """The finite-N prediction (``dv-finite-n``, :func:`companion.core.finite_n.predicted_terms`)
+    against the stored term strengths of E4 and E11 (``ts-obs-prediction``), per activation
+    (``tanh``, ``st`` = tanh(z + 1/2), ``gelu``), from
+    :func:`companion.chapters.two_steps.prediction.prediction_errors`: ``{a}_median``, ``{a}_max``
+    (median and largest relative error over the ``{a}_terms`` terms k >= 1 above their
+    floor), ``{a}_all`` (median over all ``{a}_terms_all`` terms k >= 1); ``taylor``: the
+    Taylor leading order's median error on the same terms (E4, tanh). Where it fails:
+    ``fail_low``, ``fail_high``: the range of its errors on the terms at the floor with
+    k >= 3, and the worst of them, ``fail_max`` (``fail_act`` at ``fail_point``,
+    ``fail_N``, term ``fail_k``: predicted ``fail_pred`` against measured ``fail_meas``).
+
+    The crossing sizes at ``point`` (:func:`companion.core.finite_n.predicted_crossing`) for
+    tanh(z + 1/2)'s k = 2 and k = 3 terms and GELU's k = 2 term (``st_k2``, ``st_k3``,
+    ``gelu_k2``): ``_cross``, the N at which the predicted strength reaches the census's
+    threshold ``_thr`` (:func:`companion.chapters.finite_size.calibration.bbp_detection_strength` of
+    the null run's edge ``_edge``, the E11 mean at ``edge_N``), ``_ci`` its interval from
+    the prediction's largest error above the floor, ``_signal`` the N at which the mean field
+    alone reaches it.
+
+    GELU's k = 2 term (``dv-finite-n``): ``gelu_k21``, ``gelu_k22``, ``gelu_m3`` (kappa_{2,1},
+    kappa_{2,2}, m_3; ``st_*`` the same for tanh(z + 1/2)), and at ``point`` its predicted
+    mean field ``gelu_sig_first``, ``gelu_sig_last`` and floor ``gelu_floor_first``,
+    ``gelu_floor_last`` at the smallest and largest stored GELU sizes ``gelu_N_first``,
+    ``gelu_N_last`` of E11."""
+
+    if e4 is None and e11 is None:
+        return Numbers(**dict.fromkeys(_PREDICTION_KEYS, "n/a"))
+    rows = prediction_rows(e4, e11)
+    errors = prediction_errors(rows)
+    out = dict.fromkeys(_PREDICTION_KEYS, "n/a")
+    for act, short in _ACT_SHORT.items():
+        e = errors.get(act)
+        if e is None:
+            continue
+        out.update({f"{short}_median": _percent(e["median"]), f"{short}_max": _percent(e["max"]),
+                    f"{short}_terms": e["terms"], f"{short}_all": _percent(e["median_all"]),
+                    f"{short}_terms_all": e["terms_all"]})
+    if errors.get("tanh", {}).get("leading_median") is not None:
+        out["taylor"] = _percent(errors["tanh"]["leading_median"])
+    at_floor = [r for r in rows if r["k"] >= 3 and not r["above_floor"]]
+    if at_floor:
+        worst = max(at_floor, key=lambda r: abs(r["rel_error"]))
+        errs = [r["rel_error"] for r in at_floor]
+        out.update(fail_max=_percent(worst["rel_error"]), fail_act=_ACT_NAME[worst["activation"]],
+                   fail_point=f"({worst['alpha1']:.2f}, {worst['alpha2']:.2f})",
+                   fail_N=int(worst["N"]), fail_k=worst["k"], fail_pred=fmt(worst["predicted"]),
+                   fail_meas=fmt(worst["measured"]), fail_low=_percent(min(errs)),
+                   fail_high=_percent(max(errs)))
+    for short, act in (("gelu", "gelu"), ("st", "shifted_tanh")):
+        a = get_activation(act)
+        out.update({f"{short}_k21": fmt(a.kappa(2, 1)), f"{short}_k22": fmt(a.kappa(2, 2)),
+                    f"{short}_m3": fmt(a.m(3))})
+    rel = max(e["max"] for e in errors.values() if e["max"] is not None)
+    if e11 is not None:
+        base = default_step_runs(e11).where(N=edge_N, alpha1=point[0], alpha2=point[1])
+        for tag, act, k in (("st_k2", "shifted_tanh", 2), ("st_k3", "shifted_tanh", 3),
+                            ("gelu_k2", "gelu", 2)):
+            sel = base.where(activation=act)
+            if not len(sel):
+                continue
+            edge = sel.mean("edge_null")
+            thr = bbp_detection_strength(edge)
+            c = predicted_crossing(*point, act, k=k, threshold=thr, rel_error=rel,
+                                   log2_N=(9, 19))
+            s = predicted_crossing(*point, act, k=k, threshold=thr, rel_error=rel,
+                                   log2_N=(9, 19), signal_only=True)
+            if tag == "gelu_k2":
+                gNs = sorted(default_step_runs(e11).where(activation=act, alpha1=point[0],
+                                                        alpha2=point[1]).unique("N"))
+                first, last = (predicted_terms(int(n), *point, act, K=3)
+                               for n in (gNs[0], gNs[-1]))
+                out.update(gelu_sig_first=fmt(first["signal"][2], 2),
+                           gelu_sig_last=fmt(last["signal"][2], 2),
+                           gelu_floor_first=fmt(first["floor"][2], 2),
+                           gelu_floor_last=fmt(last["floor"][2], 2),
+                           gelu_N_first=gNs[0], gelu_N_last=gNs[-1])
+            out.update({f"{tag}_cross": _sci(c["N"]),
+                        f"{tag}_ci": f"[{_sci(c['low'])}, {_sci(c['high'])}]",
+                        f"{tag}_signal": _sci(s["N"]), f"{tag}_thr": fmt(thr, 3),
+                        f"{tag}_edge": fmt(edge, 3)})
+    return Numbers(**out)

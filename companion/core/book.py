@@ -1,0 +1,133 @@
+"""What a chapter page needs besides the science: one formatter for every printed or quoted
+number, the prose's numbers as values both renderers show, and figures that show wherever
+the notebook runs.
+
+* :func:`fmt` and :func:`fmt_signed` round a number for prose and tables. Every number a
+  chapter prints or quotes goes through them, so that nbval, which compares the stored
+  outputs with a fresh run, sees the same text on any CPU and BLAS: a few significant
+  digits, and never a negative zero (a zero moment of tanh prints as ``0``, whatever the
+  sign of its last bit).
+* :class:`Numbers` holds the numbers a section quotes, for ``{eval}`` roles in the prose
+  (book/CONVENTIONS.md, "Numbers"); :class:`Shown` makes each show without quotes in the
+  book (MyST-NB) and in JupyterLab (jupyterlab-myst).
+* :func:`show` displays a figure and closes it; the book numbers and captions it from the
+  drawing cell's metadata (book/CONVENTIONS.md, "Figures").
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+
+#: below this absolute value a number prints as zero (rounding noise of a sum)
+ZERO = 1e-12
+
+
+def _clean(x: float, digits: int) -> float:
+    """Round to ``digits`` significant digits; a result that rounds to zero is +0.0."""
+    x = float(x)
+    if not math.isfinite(x):
+        return x
+    if abs(x) < ZERO:
+        return 0.0
+    r = float(f"{x:.{digits}g}")
+    return 0.0 if r == 0 else r
+
+
+def fmt(x, digits: int = 3) -> str:
+    """``x`` to ``digits`` significant digits for prose (``0.6057 -> "0.606"``, integers as
+    integers, ``-1e-17 -> "0"``, NaN -> ``"n/a"``); an array becomes a comma-separated list."""
+    if isinstance(x, (list, tuple, np.ndarray)):
+        return ", ".join(fmt(v, digits) for v in np.ravel(x))
+    if isinstance(x, (bool, np.bool_)):
+        return "yes" if x else "no"
+    if isinstance(x, numbers.Integral):
+        return str(int(x))
+    if x is None or (isinstance(x, numbers.Real) and math.isnan(float(x))):
+        return "n/a"
+    v = _clean(x, digits)
+    if math.isinf(v):
+        return "inf" if v > 0 else "-inf"
+    text = f"{v:.{digits}g}"
+    return text.replace("e+0", "e").replace("e-0", "e-")
+
+
+def fmt_fixed(x, decimals: int = 2, signed: bool = False) -> str:
+    """``x`` with a fixed number of decimals (``signed``: always a sign, except for zero:
+    a slope of ``-0.001`` prints as ``0.00``, not ``-0.00``)."""
+    x = float(x)
+    if math.isnan(x):
+        return "n/a"
+    text = f"{x:+.{decimals}f}" if signed else f"{x:.{decimals}f}"
+    if float(text) == 0:
+        return f"{0:.{decimals}f}"
+    return text
+
+
+def fmt_signed(x, decimals: int = 2) -> str:
+    """A signed number with fixed decimals (a growth exponent: ``+0.15``, ``-0.40``, ``0.00``)."""
+    return fmt_fixed(x, decimals, signed=True)
+
+
+def fmt_interval(low, high, decimals: int = 2, signed: bool = False) -> str:
+    """``[low, high]`` with :func:`fmt_fixed`."""
+    return f"[{fmt_fixed(low, decimals, signed)}, {fmt_fixed(high, decimals, signed)}]"
+
+
+def show(fig) -> None:
+    """Display a figure in the notebook and close it, so that it is not drawn a second time
+    at the end of the cell. The book numbers and captions it from the cell's metadata
+    (``mystnb.figure``: name and caption; ``mystnb.image``: alt text), which JupyterLab and
+    Colab ignore without an error."""
+    import matplotlib.pyplot as plt
+    from IPython.display import display
+
+    display(fig)
+    plt.close(fig)
+
+
+class Shown(str):
+    """A number formatted for the prose. Its ``repr`` is its text, so an ``{eval}`` role
+    shows it as it is, in the book (MyST-NB) and in JupyterLab (jupyterlab-myst) alike: no
+    quotes, no escaped backslashes."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return str.__str__(self)
+
+
+class Numbers:
+    """The numbers a section of a chapter quotes, formatted for prose, as attributes:
+    ``ts = Numbers(count=3, slope="+0.15")`` and, in the chapter's markdown,
+    {eval}`ts.count`. Strings are kept as they are, anything else goes through :func:`fmt`.
+    The functions of each chapter's ``summaries`` module return them (one per reported table or group
+    of numbers); a missing name raises an AttributeError that lists the names there are."""
+
+    def __init__(self, **values) -> None:
+        shown = {k: Shown(v if isinstance(v, str) else fmt(v)) for k, v in values.items()}
+        object.__setattr__(self, "_values", shown)
+
+    def __getattr__(self, name: str) -> Shown:
+        values = object.__getattribute__(self, "_values")
+        try:
+            return values[name]
+        except KeyError:
+            raise AttributeError(f"no number called {name!r}; there are: "
+                                 f"{', '.join(values)}") from None
+
+    def __setattr__(self, name, value):
+        raise AttributeError("Numbers are read-only")
+
+    def __dir__(self):
+        return list(object.__getattribute__(self, "_values"))
+
+    def as_dict(self) -> dict[str, str]:
+        return {k: str(v) for k, v in object.__getattribute__(self, "_values").items()}
+
+    def __repr__(self) -> str:
+        values = object.__getattribute__(self, "_values")
+        width = max((len(k) for k in values), default=0)
+        return "\n".join(f"{k:<{width}}  {v}" for k, v in values.items())

@@ -1,0 +1,77 @@
+"""Helpers shared by the figure modules: a figure in the book's style, a log axis of sizes,
+and the book's error bars over seeds (the range)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from companion.core import plotting as cplt
+
+
+def _new_figure(nrows=1, ncols=1, **kw):
+    cplt.set_book_style()
+    return cplt.subplots(nrows, ncols, **kw)
+
+
+def _tick_label(n: int, kilo: bool) -> str:
+    return f"{n // 1024}k" if kilo and n >= 1024 and n % 1024 == 0 else str(n)
+
+
+def log_axis(ax, ticks, *, close: str | None = None, kilo: bool = False,
+             pad: float | None = None, label: str | None = None) -> None:
+    """A log x axis with a labelled tick at each of the sizes ``ticks`` and no minor ticks.
+
+    ``close`` treats two sizes within 15% of each other (the chapter's 500 and the stored
+    512): ``"blank"`` keeps the larger one's tick without its label, ``"drop"`` keeps only
+    the larger one; ``None`` labels both. ``kilo`` writes 1024 multiples as "1k", "4k", ...;
+    ``pad`` sets the limits to ``min / pad`` and ``max * pad``; ``label`` is the axis label.
+    """
+    sizes = sorted({int(t) for t in ticks})
+    labels = [_tick_label(n, kilo) for n in sizes]
+    if close == "drop":
+        keep = [i for i, n in enumerate(sizes) if i + 1 == len(sizes) or sizes[i + 1] / n > 1.15]
+        sizes, labels = [sizes[i] for i in keep], [labels[i] for i in keep]
+    elif close == "blank":
+        shown: list[int] = []
+        for i, n in enumerate(sizes):
+            if not shown or n > 1.15 * shown[-1]:
+                shown.append(n)
+            else:
+                labels[i] = ""
+    elif close is not None:
+        raise ValueError(f"close must be None, 'blank' or 'drop', got {close!r}")
+    ax.set_xscale("log")
+    ax.set_xticks(sizes, labels)
+    ax.minorticks_off()
+    if pad is not None:
+        ax.set_xlim(sizes[0] / pad, sizes[-1] * pad)
+    if label is not None:
+        ax.set_xlabel(label)
+
+
+def range_bars(groups, center: str = "mean") -> tuple[np.ndarray, np.ndarray]:
+    """The centre of each group of values (one group per point, its values over the seeds)
+    and the error-bar offsets of their range, ``[centre - min, max - centre]`` (shape
+    ``(2, points)``): the book's bars over seeds. ``groups`` is a ``[point, seed]`` array or a
+    list of 1-D arrays (the number of seeds may differ); ``center`` is ``"mean"`` or
+    ``"geometric"`` (the geometric mean, for values drawn on a log axis)."""
+    if center not in ("mean", "geometric"):
+        raise ValueError(f"center must be 'mean' or 'geometric', got {center!r}")
+    groups = [np.asarray(g, float).ravel() for g in groups]
+    if center == "geometric":
+        mid = np.array([np.exp(np.log(g).mean()) for g in groups])
+    else:
+        mid = np.array([g.mean() for g in groups])
+    low = np.array([g.min() for g in groups])
+    high = np.array([g.max() for g in groups])
+    return mid, np.stack([mid - low, high - mid])
+
+
+def stored_runs_absent():
+    """A figure that says that the stored runs it draws are absent."""
+    fig, ax = _new_figure()
+    ax.axis("off")
+    ax.text(0.5, 0.5, "needs the stored paper-scale runs\n(switched off or not yet computed: "
+            "COMPANION_PAPER_DATA)", transform=ax.transAxes, ha="center", va="center",
+            fontsize=10, color="#555555")
+    return fig

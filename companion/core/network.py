@@ -1,0 +1,352 @@
+"""The two-layer network and its gradient steps on the first layer (book: dv-model, dv-two-steps).
+
+f(x) = a^T sigma(W x), W0 entries N(0, 1/d), a = a0 entries N(0, 1/N), frozen.
+Correlation loss L(W) = -(1/n) sum_i y_i f(x_i); its negative gradient is
+
+    G(W; X, y) = (1/n) diag(a) sigma'(W X^T) diag(y) X        (N x d),
+
+two matrix products of size N x n x d. Steps eta_t = c_t N^alpha_t;
+W1 = W0 + eta1 G(W0; X1, y1); W2 = W1 + eta2 G(W1; X1, y1) (reused batch) or
+W2 = W1 + eta2 G(W1; X2, y2) (fresh batch).
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+import numpy as np
+
+from companion.core.activations import Activation, get_activation
+from companion.core.blas import blas_threads, map_single_threaded
+from companion.core.lanczos import top_singular_bytes
+from companion.core.targets import Target, make_target
+from companion.core.validation import (
+    alpha_exponent,
+    check_fits_in_memory,
+    choice,
+    finite_array,
+    positive_int,
+    positive_real,
+)
+from companion.core.validation import dtype as check_dtype
+
+BATCHES = ("reused", "fresh")
+
+# Rows of W processed at once by each worker of the update: bounds the N x n intermediate
+# sigma'(W X^T) to (workers x BLOCK) x n entries while keeping both products large enough for
+# BLAS (blocks of 512 rows cost 5% more time than whole products at N = 4096, 1024 about 1%).
+_BLOCK_ROWS = 1024
+# Updates of at least this many multiply-adds (N n d; N = n = d = 2048) share their blocks
+# out over one single-threaded BLAS per core (see _ascend); smaller ones use BLAS's threads.
+_SPLIT_WORK = 1 << 33
+# Networks of at least this many weights are drawn on a second thread while the batch is drawn
+# (and batches this large scaled in two halves at once): the streams are independent and
+# numpy releases the GIL while it fills an array (two 2048 x 2048 normal draws: 0.06 s at
+# once, 0.15 s one after the other).
+_PARALLEL_DRAW = 1 << 20
+
+
+def step_size(N: int, alpha: float, c: float = 1.0) -> float:
+    """eta = c N^alpha with alpha in [0, 1/2) (book: dv-two-steps)."""
+    N = positive_int(N, "N")
+    return positive_real(c, "c") * N ** alpha_exponent(alpha, "alpha")
+
+
+def init_network(N: int, d: int, rng: np.random.Generator, dtype=np.float64) -> tuple[np.ndarray, np.ndarray]:
+    """(W0, a): W0 (N x d) with entries N(0, 1/d) and a (N,) with entries N(0, 1/N)."""
+    N, d = positive_int(N, "N"), positive_int(d, "d")
+    dt = check_dtype(dtype)
+    check_fits_in_memory(N * d * dt.itemsize, f"the weights W0 (N={N}, d={d})")
+    W0 = rng.standard_normal((N, d))
+    W0 /= np.sqrt(d)                      # in place: one N x d array, not two
+    W0 = W0.astype(dt, copy=False)
+    a = (rng.standard_normal(N) / np.sqrt(N)).astype(dt, copy=False)
+    return W0, a
+
+
+def gradient(W, a, X, y, activation="tanh", block_rows: int = _BLOCK_ROWS) -> np.ndarray:
+    """Negative gradient of the correlation loss, G(W; X, y) = (1/n) diag(a) sigma'(W X^T) diag(y) X.
+
+    book: dv-two-steps, the matrix formula (no autograd). Works in row blocks of W so that only a
+    ``block_rows x n`` slice of sigma'(W X^T) per worker is alive at once (see
+    :func:`_ascend`). The result has W's dtype.
+    """
+    W, a, X, y = _checked(W, a, X, y)
+    G = np.empty(W.shape, dtype=W.dtype)
+    return _ascend(W, a, X, _scaled_batch(X, y), get_activation(activation), G, False,
+                   positive_int(block_rows, "block_rows"))
+
+
+def two_step_update(W0, a, X1, y1, eta1: float, eta2: float, activation="tanh",
+                    X2=None, y2=None) -> tuple[np.ndarray, np.ndarray]:
+    """(W1, W2) from W0: W1 = W0 + eta1 G(W0; X1, y1), then W2 = W1 + eta2 G(W1; X2, y2),
+    where (X2, y2) = (X1, y1) for a reused batch (leave them None) or a fresh batch
+    (book: dv-two-steps). Four N x n x d products and two sigma' evaluations in all; eta and a
+    are applied together, and W added, one block of rows at a time, and a reused batch is
+    scaled by y once: the update takes 1.09 times its four products at N = 4096 on 2 cores
+    (``benchmarks/run.py``; 0.99 times without sigma', which is the rest)."""
+    if (X2 is None) != (y2 is None):
+        raise ValueError("X2 and y2 must be given together (fresh batch) or both left out (reused)")
+    W0, a, X1, y1 = _checked(W0, a, X1, y1)
+    act = get_activation(activation)
+    Xy1 = _scaled_batch(X1, y1)
+    blocks = _block_buffers(W0, X1.shape[0])        # sigma'(W X^T) blocks for both steps
+    W1 = _ascend(W0, a * W0.dtype.type(eta1), X1, Xy1, act, np.empty_like(W0), True,
+                 blocks=blocks)
+    if X2 is None:
+        X2, Xy2 = X1, Xy1
+    else:
+        X2, y2 = _checked_batch(X2, y2, W0)
+        Xy1 = None                                  # at most one scaled batch alive
+        Xy2 = _scaled_batch(X2, y2)
+    W1 = finite_array(W1, "W1 (the weights after the first step; is eta1 too large?)", 2)
+    W2 = _ascend(W1, a * W1.dtype.type(eta2), X2, Xy2, act, np.empty_like(W1), True,
+                 blocks=blocks)
+    return W1, W2
+
+
+def _checked(W, a, X, y):
+    """W, a, X, y as finite arrays of matching shapes, a and X in W's dtype."""
+    W = finite_array(W, "W", 2)
+    a = finite_array(a, "a", 1)
+    if a.shape[0] != W.shape[0]:
+        raise ValueError(f"a must have N = {W.shape[0]} entries to match W, got {a.shape[0]}")
+    return (W, a.astype(W.dtype, copy=False)) + _checked_batch(X, y, W)
+
+
+def _checked_batch(X, y, W):
+    """X, y as finite arrays, X with W's number of columns and dtype, y with X's rows."""
+    X = finite_array(X, "X", 2)
+    y = finite_array(y, "y", 1)
+    d = W.shape[1]
+    if X.shape[1] != d:
+        raise ValueError(f"X must have d = {d} columns to match W, got shape {X.shape}")
+    if y.shape[0] != X.shape[0]:
+        raise ValueError(f"y must have n = {X.shape[0]} entries to match X, got {y.shape[0]}")
+    return X.astype(W.dtype, copy=False), y
+
+
+def _scaled_batch(X, y):
+    """diag(y) X / n (n x d, X's dtype): folded into the second product once per batch; a
+    large batch in two halves at once (a fresh n x d array costs page faults too)."""
+    scale = (y / X.shape[0]).astype(X.dtype, copy=False)[:, None]
+    if X.size < _PARALLEL_DRAW:
+        return X * scale
+    out = np.empty_like(X)
+    half = X.shape[0] // 2
+    map_single_threaded(lambda rows: np.multiply(X[rows], scale[rows], out=out[rows]),
+                        [slice(0, half), slice(half, None)])
+    return out
+
+
+def _blocks(N: int, n: int, d: int, block_rows: int = _BLOCK_ROWS) -> tuple[int, int]:
+    """(workers, rows per block) of the update. Below _SPLIT_WORK, one worker (BLAS with all
+    its threads) and blocks of ``block_rows``; above it, a block each for up to as many
+    workers as BLAS has threads, blocks of at most ``block_rows`` rows and, with many
+    threads, at most 2 * _BLOCK_ROWS rows alive in all (64 rows a worker beyond 32 threads;
+    the memory of :func:`estimate_run_bytes`)."""
+    threads = blas_threads()
+    if N * n * d < _SPLIT_WORK or threads == 1:
+        return 1, min(block_rows, N)
+    rows = min(block_rows, -(-N // min(threads, N)), max(64, 2 * _BLOCK_ROWS // threads))
+    return min(threads, -(-N // rows)), rows
+
+
+def _block_buffers(W, n: int, block_rows: int = _BLOCK_ROWS) -> list[np.ndarray]:
+    """One (rows x n) block of sigma'(W X^T) per worker of :func:`_ascend`, allocated once
+    for both steps: the second step reuses memory the first has touched (at N = 2048, 2 x 16
+    MB of fresh pages less; what that saves in time was within the run-to-run noise of a
+    whole process)."""
+    workers, rows = _blocks(W.shape[0], n, W.shape[1], block_rows)
+    return [np.empty((rows, n), dtype=W.dtype) for _ in range(workers)]
+
+
+def _ascend(W, a, X, Xy, act: Activation, out: np.ndarray, add_W: bool,
+            block_rows: int = _BLOCK_ROWS, blocks: list[np.ndarray] | None = None) -> np.ndarray:
+    """out = diag(a) sigma'(W X^T) Xy (+ W if ``add_W``), by blocks of rows of W: with
+    a = eta a and Xy = diag(y) X / n, W + eta G(W; X, y) (book: dv-two-steps).
+
+    From _SPLIT_WORK multiply-adds on, the blocks are shared out over as many Python threads
+    as BLAS has threads, each with single-threaded BLAS, so that sigma' runs on every core
+    too (see :mod:`companion.core.blas`): 1.05 against 1.10 times the four products at N = 4096.
+    Below it the split gains nothing and, right after other threaded BLAS calls (as in
+    :func:`run_two_steps`), loses up to 1.5 times at N = 512 to OpenBLAS's spinning threads."""
+    N = W.shape[0]
+    if blocks is None:
+        blocks = _block_buffers(W, X.shape[0], block_rows)
+    workers, rows = len(blocks), blocks[0].shape[0]          # as _blocks chose them
+    starts = list(range(0, N, rows))
+
+    def run(part):
+        P, mine = part                                      # one block, reused
+        for start in mine:
+            block = slice(start, min(start + rows, N))
+            Pb = P[: block.stop - start]
+            np.matmul(W[block], X.T, out=Pb)                # pre-activations W X^T
+            act.prime_inplace(Pb)                           # sigma'(W X^T)
+            np.matmul(Pb, Xy, out=out[block])               # sigma'(W X^T) diag(y) X / n
+            out[block] *= a[block, None]                    # diag(a) on the left
+            if add_W:
+                out[block] += W[block]                      # while the block is in cache
+
+    if workers == 1:
+        run((blocks[0], starts))
+    else:
+        map_single_threaded(run, [(blocks[i], starts[i::workers]) for i in range(workers)])
+    return out
+
+
+def correlation_loss(W, a, X, y, activation="tanh") -> float:
+    """L(W) = -(1/n) sum_i y_i a^T sigma(W x_i) (book: dv-two-steps)."""
+    act = get_activation(activation)
+    return float(-np.mean(y * (act.sigma(X @ W.T) @ a)))
+
+
+@dataclass
+class TwoStepRun:
+    """Everything one two-step run produced; arrays share the run's dtype."""
+
+    W0: np.ndarray
+    W1: np.ndarray
+    W2: np.ndarray
+    a: np.ndarray
+    X1: np.ndarray
+    y1: np.ndarray
+    X2: np.ndarray | None
+    y2: np.ndarray | None
+    target: Target
+    activation: Activation
+    eta1: float
+    eta2: float
+    alpha1: float
+    alpha2: float
+    batch: str
+    seed: int
+
+    @property
+    def N(self) -> int:
+        return self.W0.shape[0]
+
+    @property
+    def d(self) -> int:
+        return self.W0.shape[1]
+
+    @property
+    def n(self) -> int:
+        return self.X1.shape[0]
+
+    def one_step_reference(self) -> np.ndarray:
+        """W0 + (eta1 + eta2) G(W0; X1, y1): the single step that two steps reduce to when
+        alpha1 + alpha2 < 1/2 with a reused batch (book: dv-one-step-reference)."""
+        return self.W0 + (self.eta1 + self.eta2) * gradient(self.W0, self.a, self.X1, self.y1,
+                                                             self.activation)
+
+
+def estimate_run_bytes(N: int, d: int, n: int, batch: str, itemsize: int = 8,
+                       top_k: int = 16) -> int:
+    """Peak memory of :func:`run_two_steps` and of the top-``top_k`` singular triplets of its
+    weights that follow it: W0, W1, W2, one or two batches, the batch scaled by y and a
+    block of sigma'(W X^T) per worker (2048 rows in all up to 32 BLAS threads), all of
+    ``itemsize`` bytes per entry (8: float64, 4: float32), and
+    the working memory of :func:`companion.top_singular` (a float64 Krylov basis of at most
+    256 MiB, :func:`companion.core.lanczos.top_singular_bytes`). At N = d = n = 16384, reused:
+    10.6 GiB in float64, 5.4 GiB in float32 (measured peak: 10.35 and 5.33 GiB with 2 BLAS
+    threads, ``benchmarks/run.py``)."""
+    batches = 2 if batch == "fresh" else 1
+    workers, rows = _blocks(N, n, d)            # a block of sigma'(W X^T) per worker
+    run = itemsize * (3 * N * d + (batches + 1) * n * (d + 1) + workers * rows * n + N)
+    return run + (top_singular_bytes(N, d, min(top_k, N, d), itemsize) if top_k else 0)
+
+
+@dataclass
+class RunDraw:
+    """Everything a run draws from its seed (:func:`draw_run`): the target (its directions),
+    the network (W0, a; ``None`` when not drawn) and the batches (X2, y2 ``None`` for a
+    reused batch)."""
+
+    target: Target
+    W0: np.ndarray | None
+    a: np.ndarray | None
+    X1: np.ndarray
+    y1: np.ndarray
+    X2: np.ndarray | None
+    y2: np.ndarray | None
+
+
+#: the independent random streams of a run, in the order they are spawned from its seed
+STREAMS = ("target", "network", "batch1", "batch2", "null")
+
+
+def draw_run(N: int, d: int, n: int, target="he1", seed: int = 0, noise: float = 0.0,
+             dtype=np.float64, batch: str = "reused", null_labels: bool = False,
+             network: bool = True) -> RunDraw:
+    """The random draws of a run from ``numpy.random.default_rng(seed)``, the one seeding path
+    of the package (book: dv-two-steps): the seed is split into the independent streams of
+    :data:`STREAMS`, so that changing the batch setting, the target's noise, the null labels
+    or whether the network is drawn at all (``network=False``: data only) leaves every other
+    draw as it was; the same seed gives the same W0, a and first batch in every chapter.
+    ``null_labels=True`` replaces the labels by those of an independent input sample: the
+    same distribution (heavy tails included), no dependence on X (the null run,
+    book: dv-model)."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    streams = dict(zip(STREAMS, np.random.default_rng(seed).spawn(len(STREAMS))))
+    tgt = (target if isinstance(target, Target)
+           else make_target(target, d, streams["target"], noise))
+    if tgt.d != d:
+        raise ValueError(f"target has dimension {tgt.d} but d = {d}")
+
+    def batch_of(rng):
+        X, y = tgt.sample(n, rng, dtype)
+        if null_labels:  # same label distribution, independent of X
+            y = tgt.sample(n, streams["null"], dtype)[1]
+        return X, y
+
+    def batches():
+        X1, y1 = batch_of(streams["batch1"])
+        return (X1, y1) + (batch_of(streams["batch2"]) if batch == "fresh" else (None, None))
+
+    if not network:
+        return RunDraw(tgt, None, None, *batches())
+    if N * d < _PARALLEL_DRAW:
+        W0, a = init_network(N, d, streams["network"], dtype)
+        return RunDraw(tgt, W0, a, *batches())
+    with ThreadPoolExecutor(1, thread_name_prefix="companion-draw") as pool:
+        drawn = pool.submit(init_network, N, d, streams["network"], dtype)
+        X1, y1, X2, y2 = batches()
+        W0, a = drawn.result()
+    return RunDraw(tgt, W0, a, X1, y1, X2, y2)
+
+
+def run_two_steps(N: int = 1000, d: int | None = None, n: int | None = None,
+                  alpha1: float = 0.35, alpha2: float = 0.45, batch: str = "reused",
+                  activation="tanh", target="he1", noise: float = 0.0, seed: int = 0,
+                  c1: float = 1.0, c2: float = 1.0, dtype=np.float64,
+                  null_labels: bool = False) -> TwoStepRun:
+    """Draw data, network and take two gradient steps (book: dv-two-steps).
+
+    ``d`` and ``n`` default to N (phi = psi = 1). ``batch`` is ``"reused"`` (both steps on
+    (X1, y1)) or ``"fresh"`` (second step on an independent (X2, y2) of the same size).
+    ``null_labels=True`` replaces the labels by labels of an independent input sample: the
+    same distribution (heavy tails included), no dependence on X (the null run,
+    book: dv-pit-edge). Every draw comes from ``numpy.random.default_rng(seed)`` through
+    :func:`draw_run`.
+    """
+    N = positive_int(N, "N")
+    d = N if d is None else positive_int(d, "d")
+    n = N if n is None else positive_int(n, "n")
+    alpha1 = alpha_exponent(alpha1, "alpha1")
+    alpha2 = alpha_exponent(alpha2, "alpha2")
+    batch = choice(batch, "batch", BATCHES)
+    act = get_activation(activation)
+    dt = check_dtype(dtype)
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    check_fits_in_memory(estimate_run_bytes(N, d, n, batch, dt.itemsize),
+                         f"a two-step run with N={N}, d={d}, n={n} ({batch} batch, {dt})")
+    eta1, eta2 = step_size(N, alpha1, c1), step_size(N, alpha2, c2)
+    r = draw_run(N, d, n, target, seed, noise, dt, batch, null_labels)
+    W1, W2 = two_step_update(r.W0, r.a, r.X1, r.y1, eta1, eta2, act, r.X2, r.y2)
+    return TwoStepRun(r.W0, W1, W2, r.a, r.X1, r.y1, r.X2, r.y2, r.target, act, eta1, eta2,
+                      alpha1, alpha2, batch, int(seed))

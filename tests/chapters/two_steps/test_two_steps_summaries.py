@@ -1,0 +1,357 @@
+"""The numbers and tables of the chapter "Two steps" (companion/chapters/two_steps/summaries.py), on
+small synthetic runs shaped like the stored ones (E3, E4, E5, E10, E11), whose answers are
+known: power laws with chosen exponents, spike counts chosen per seed."""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pytest
+
+from companion.chapters.two_steps import figures as figures
+from companion.chapters.two_steps import summaries as ts
+from companion.chapters.two_steps.experiments import E3_POINTS, E4_PAIRS, E11_CONSTANTS
+from companion.core.runs import Run, Runs
+from companion.core.theory import spike_exponent
+
+NS = (1024, 2048, 4096)
+#: spike counts per (point, activation): one tuple of per-seed counts per N
+COUNTS = {((0.30, 0.38), "shifted_tanh"): [(1, 2), (2, 2), (2, 2)],
+          ((0.30, 0.38), "tanh"): [(1, 1), (1, 1), (1, 1)],
+          ((0.30, 0.38), "gelu"): [(2, 2), (2, 2)],                     # not at the largest N
+          ((0.38, 0.45), "shifted_tanh"): [(2, 2), (2, 3), (3, 3)],
+          ((0.38, 0.45), "tanh"): [(1, 1), (1, 2), (2, 2)],
+          ((0.38, 0.45), "gelu"): [(2, 2), (2, 2)]}
+
+
+def _e11(with_check: bool = True) -> Runs:
+    runs = []
+    for (point, act), by_N in COUNTS.items():
+        for N, per_seed in zip(NS, by_N):
+            for seed, n in enumerate(per_seed):
+                # strengths: k2 grows as N^0.25 from 0.5 at the smallest N; k3 fixed
+                k2 = 0.5 * (N / NS[0]) ** 0.25
+                runs.append(Run(dict(N=N, alpha1=point[0], alpha2=point[1], activation=act,
+                                     c1=1.0, c2=1.0), seed,
+                                dict(n_outliers=n, strength_k0=10.0, strength_k1=2.0,
+                                     strength_k2=k2, strength_k3=0.5, edge_null=2.2,
+                                     edge_self=2.0)))
+    # other step constants: left out of every count, kept by the constants table
+    runs.append(Run(dict(N=2048, alpha1=0.38, alpha2=0.45, activation="shifted_tanh", c1=2.0,
+                         c2=1.0), 0, dict(n_outliers=9, strength_k1=3.0, strength_k2=1.5,
+                                          edge_self=2.5)))
+    if with_check:      # a float32 twin below the largest N: 1e-6 relative off
+        twin = next(r for r in runs if r.params["N"] == 2048 and r.seed == 0
+                    and r.params["activation"] == "shifted_tanh"
+                    and r.params["alpha1"] == 0.38 and r.params["c1"] == 1.0)
+        result = dict(twin.result, n_outliers=9,
+                      **{f"strength_k{k}": twin.result[f"strength_k{k}"] * (1 + 1e-6)
+                         for k in range(4)})
+        runs.append(Run(dict(twin.params, dtype="float32"), 0, result))
+    return Runs(runs)
+
+
+def test_spike_counts_aggregate_each_point_activation_and_size():
+    table = ts.spike_counts(_e11())
+    assert set(table) == {(*p, a) for p, a in COUNTS}
+    row = table[(0.38, 0.45, "tanh")]
+    assert row["N"].tolist() == list(NS)
+    assert row["seeds"].tolist() == [2, 2, 2]
+    np.testing.assert_allclose(row["mean"], [1, 1.5, 2])
+    assert row["min"].tolist() == [1, 1, 2] and row["max"].tolist() == [1, 2, 2]
+    # neither the run with c1 = 2 nor the float32 check (both n_outliers = 9) is counted
+    assert table[(0.38, 0.45, "shifted_tanh")]["max"].max() == 3
+    assert table[(0.30, 0.38, "gelu")]["N"].tolist() == [1024, 2048]
+    only = ts.spike_counts(_e11(), activations=("tanh",))
+    assert set(only) == {(0.30, 0.38, "tanh"), (0.38, 0.45, "tanh")}
+
+
+def test_emergence_numbers():
+    out = ts.emergence(_e11())
+    assert out.Ns == "1024, 2048, 4096" and out.Nmax == "4096" and out.seeds == "2"
+    # each mean with the range over the seeds where they disagree
+    assert out.a_st_counts == "1.5 [1, 2], 2, 2" and out.b_tanh_counts == "1, 1.5 [1, 2], 2"
+    assert out.b_st_counts == "2, 2.5 [2, 3], 3"
+    assert out.a_gelu_counts == "2, 2" and out.gelu_Nmax == "2048"
+    # the lines near the two points: k = 2 at exponent -0.02, k = 4 at -0.03
+    assert (out.a_edge_k, out.a_edge_exponent) == ("2", "-0.02")
+    assert (out.b_edge_k, out.b_edge_exponent) == ("4", "-0.03")
+    assert out.thr == "1.1"                          # half the null run's edge 2.2
+    assert out.b_k3_st == "0.5" and out.b_k2_st == "0.707"
+    assert out.a_k2_tanh_first == "0.5" and out.a_k2_tanh_slope == "+0.25"
+    assert out.precision == "1e-6"
+    assert ts.emergence(_e11(with_check=False)).precision == "n/a"
+
+
+def test_emergence_reads_na_without_stored_runs():
+    """Every measured number reads n/a; the theory's (the nearby lines) do not."""
+    for runs in (None, Runs([])):
+        out = ts.emergence(runs).as_dict()
+        theory = {k: out.pop(k) for k in ts._EDGE_KEYS}
+        assert set(out.values()) == {"n/a"}
+        assert theory["b_edge_k"] == "4" and theory["a_edge_exponent"] == "-0.02"
+
+
+def test_spike_counts_carry_the_strengths_and_the_precision():
+    row = ts.spike_counts(_e11())[(0.38, 0.45, "shifted_tanh")]
+    assert row["strength"].shape == (3, 3)
+    np.testing.assert_allclose(row["strength"][:, 1], 0.5 * (np.array(NS) / NS[0]) ** 0.25)
+    assert not row["float32"].any()
+
+
+def test_spike_predictions_beside_the_counts():
+    """The finite-N prediction per row: its strengths are predicted_terms' (to 0.5% with the
+    fewer nodes), the threshold is the census's against the stored edge 2.2, and the count is
+    1 + the terms above it."""
+    from companion.core.finite_n import predicted_terms
+    from companion.core.spikes import bbp_detection_strength
+
+    runs = _e11(with_check=False).where(alpha1=0.38)
+    pred = ts.spike_predictions(runs, activations=("shifted_tanh",), K=4)
+    assert set(pred) == {(0.38, 0.45, "shifted_tanh")}
+    row = pred[(0.38, 0.45, "shifted_tanh")]
+    assert row["N"].tolist() == list(NS) and row["predicted"].shape == (3, 3)
+    np.testing.assert_allclose(row["threshold"], bbp_detection_strength(2.2))
+    full = predicted_terms(NS[-1], 0.38, 0.45, "shifted_tanh", K=4)["strength"][1:]
+    np.testing.assert_allclose(row["predicted"][-1], full, rtol=5e-3)
+    assert row["count"].tolist() == [1 + int((p > t).sum())
+                                     for p, t in zip(row["predicted"], row["threshold"])]
+    assert row["count"][-1] >= row["count"][0] >= 2      # k = 1 is above it at every size
+
+
+def test_counts_with_range():
+    row = {"mean": np.array([1.0, 1.75, 2.0]), "min": np.array([1, 1, 2]),
+           "max": np.array([1, 2, 2])}
+    assert ts.counts_with_range(row) == "1, 1.8 [1, 2], 2"
+
+
+def test_the_count_figure_draws_the_summary_table():
+    runs = _e11()
+    table = ts.spike_counts(runs)
+    fig = figures.spike_emergence_counts(runs)
+    try:
+        ax = fig.get_axes()[1]                     # (0.38, 0.45)
+        ys = [tuple(np.round(line.get_ydata(), 6)) for line in ax.get_lines()]
+        for act in ("tanh", "shifted_tanh"):
+            assert tuple(np.round(table[(0.38, 0.45, act)]["mean"], 6)) in ys
+    finally:
+        plt.close(fig)
+
+
+@pytest.mark.parametrize("draw", [figures.spike_emergence_counts,
+                                  figures.spike_emergence_strengths])
+def test_the_e11_figures_say_when_the_stored_runs_are_absent(draw):
+    fig = draw(None)
+    try:
+        texts = [t.get_text() for ax in fig.get_axes() for t in ax.texts]
+        assert any("stored paper-scale runs" in t for t in texts)
+    finally:
+        plt.close(fig)
+
+
+def test_step_constants_table():
+    lines = ts.step_constants(_e11()).splitlines()
+    assert lines[0].startswith("c1   c2")
+    rows = {tuple(ln.split()[:2]): ln.split()[2:] for ln in lines[1:]}
+    assert E11_CONSTANTS["N"] == 2048
+    assert rows[("2.0", "1.0")] == ["3", "1.5", "2.5", "9"]
+    assert rows[("1.0", "1.0")][-1] == "2.5"        # mean of the seeds' 2 and 3
+    assert ts.step_constants(None) == ts.NO_RUNS
+
+
+def _power_runs(points, Ns, exponent_of, seeds=2, batches=("reused",), extra=None) -> Runs:
+    """terms_k = N^exponent_of(point, k) (times 1.01 for seed 1), and any ``extra`` results."""
+    runs = []
+    for a1, a2 in points:
+        for batch in batches:
+            for N in Ns:
+                for s in range(seeds):
+                    res = {f"terms_{k}": N ** exponent_of((a1, a2), k) * (1 + 0.01 * s)
+                           for k in range(4)}
+                    res.update({f"leading_{k}": 2 * res[f"terms_{k}"] for k in range(4)})
+                    if extra:
+                        res.update(extra((a1, a2), batch, N, s))
+                    runs.append(Run(dict(N=N, alpha1=a1, alpha2=a2, batch=batch), s, res))
+    return Runs(runs)
+
+
+def test_phase_numbers_and_table():
+    # measured exponent of T_2: the predicted one, except at the first point (wrong sign)
+    def exponent(point, k):
+        e = spike_exponent(*point, 2)
+        return -e if point == E3_POINTS[0] else e
+    runs = _power_runs(E3_POINTS, (250, 500, 1000), exponent)
+    out = ts.phase(runs, None)
+    assert out.N == "1000" and out.seeds == "2" and out.n_points == str(len(E3_POINTS))
+    assert out.agree == str(len(E3_POINTS) - 1) and out.agree_paper == "n/a"
+    # the first point's exponent is negative, measured with the opposite sign: above it
+    assert out.wrong == "1" and out.wrong_up == "1"
+    assert out.paper_N == "n/a"
+    assert ts.phase(runs, runs).agree_paper == out.agree
+    lines = ts.phase_table(runs).splitlines()
+    assert len(lines) == 1 + len(E3_POINTS)
+    first = lines[1].split()
+    assert first[-1] == f"{-spike_exponent(*E3_POINTS[0], 2):+.2f}"
+    assert first[-2] == f"{spike_exponent(*E3_POINTS[0], 2):+.2f}"
+
+
+def test_exponent_check_recovers_chosen_slopes():
+    slopes = {0: 0.45, 2: 0.3}
+    runs = _power_runs(E4_PAIRS, (512, 1024, 2048, 4096), lambda p, k: slopes.get(k, 0.0),
+                       seeds=3)
+    out = ts.exponent_check(runs)
+    assert out.t0 == "+0.45" and out.k2_35 == "+0.30" and out.k2_20 == "+0.30"
+    low, high = (float(v) for v in out.k2_40_ci.strip("[]").split(", "))
+    assert low < 0.30 < high and high - low < 0.1      # bootstrap over the seeds
+    assert out.Nmax == "4096" and out.seeds == "3" and out.precision == "n/a"
+    assert out.delta == f"{4096 ** -0.15:.2g}"
+    assert set(ts.exponent_check(None).as_dict().values()) == {"n/a"}
+    table = ts.local_slopes_table(runs).splitlines()
+    assert len(table) == 1 + len(E4_PAIRS) * 2 * 4        # header; per term a line + 3 steps
+    assert table[2].split()[1] == "+0.45"
+    assert ts.local_slopes_table(None) == ts.NO_RUNS
+
+
+def test_leading_order_ratios():
+    runs = _power_runs([(0.35, 0.45)], (500, 1000), lambda p, k: 0.1 * k)
+    out = ts.leading_order(runs)
+    assert out.N == "1000" and out.ratio2 == "0.5" and out.ratio0 == "0.5"
+    assert out.delta_scale == f"{1000 ** -0.15:.2g}"
+
+
+def test_collapse_numbers():
+    def extra(point, batch, N, s):
+        rel = (0.5 if batch == "fresh" else 0.2 * (N / 512) ** -0.5)
+        diff = N ** (-0.4 if point == (0.20, 0.20) else 0.15)
+        return dict(rel_diff=rel, diff=diff)
+    runs = _power_runs([(0.20, 0.20), (0.35, 0.45)], (512, 1024, 2048), lambda p, k: 0.0,
+                       batches=("reused", "fresh"), extra=extra)
+    out = ts.collapse(runs)
+    assert (out.Nfirst, out.Nlast) == ("512", "2048")
+    assert out.rel_reused_first == "0.2" and out.rel_reused == "0.1" and out.rel_fresh == "0.5"
+    assert out.diff20_slope == "-0.40" and out.diff35_slope == "+0.15"
+    assert out.fresh_limit == "0.5"
+    absent = ts.collapse(None)
+    assert absent.rel_reused == "n/a" and absent.fresh_limit == "0.5"
+
+
+def _spectrum_run(N=400, seed=0) -> Run:
+    left = np.zeros((6, 5))
+    left[0, 0], left[2, 2], left[3, 4] = 0.95, 0.6, 0.1      # the first spike, a q_3 spike
+    result = dict(s_top=np.array([30.0, 2.5, 2.3, 2.2, 1.9, 1.8]), edge=2.0,
+                  on_powers=left.sum(axis=1), left=left, cos2=np.array([[0.4], [0.0]]),
+                  cos2_null=np.array([[0.002], [0.0]]), terms=np.array([30, 0.1, 4.0, 0.1]),
+                  separate=np.array([30, 0.1, 1.6, 0.1]))
+    return Run(dict(N=N, alpha1=0.35, alpha2=0.45, activation="tanh"), seed, result)
+
+
+def test_spectrum_numbers():
+    spec = Runs([_spectrum_run()])
+    out = ts.spectrum(spec, Runs([_spectrum_run(4096, 0), _spectrum_run(4096, 1)]))
+    assert out.N == "400" and out.edge == "2"
+    assert out.count == "4"                       # 30, 2.5, 2.3 and 2.2 lie above 2.04
+    assert out.nspikes == "2" and out.pred_tanh == "2"
+    assert out.s1 == "30" and out.cos1 == "0.4" and out.cos1_null == "0.002"
+    assert out.s_k2 == "2.3" and out.T2 == "4" and out.theta == "1.6"
+    assert out.bbp == "2.23"                      # 1.6 + 1/1.6
+    assert out.paper_N10 == "4096" and out.paper_spikes == "2 and 2"
+    assert ts.spectrum(spec, None).paper_spikes == "n/a"
+
+
+def test_moments_and_stored_sizes():
+    out = ts.moments()
+    assert out.lambda_b == "3"
+    assert float(out.m3) < 0 and float(out.k22) < 0         # tanh's even orders exist
+    assert ts.moments(0.30, 0.38).lambda_b == "1"
+    sizes = ts.stored_sizes({"E4": _power_runs(E4_PAIRS, (512, 8192), lambda p, k: 0.0),
+                             "E10": None})
+    assert sizes.Nmax == "8192"
+    assert ts.stored_sizes({"E4": None}).Nmax == "n/a"
+
+
+# -- what each spike carries (E12) and the finite-N prediction -------------------------------
+def _e12_run(N, point, batch, seed, dtype=None):
+    """An E12 unit whose answers are chosen: spikes of orders 0, 1, 2 (the fresh batch and
+    the control have no k = 2 spike on the powers of a), the k = 2 spike carrying He_3 with
+    0.03 + 0.002 seed, every null spike 0.001; the census counts the k = 2 spike in seed 0."""
+    k2 = batch == "reused" and point == (0.30, 0.45)
+    cos2 = np.array([[0.35 + 0.01 * seed, 0.005], [0.001, 0.004],
+                     [0.02, 0.03 + 0.002 * seed]])
+    weight = np.array([0.9, 0.5, 0.4 if k2 else 0.01])
+    result = dict(s=np.array([20.0, 2.6, 2.4]), order=np.array([0, 1, 2]), weight=weight,
+                  cos2=cos2, counted=np.array([True, True, k2 and seed == 0]),
+                  separate=np.array([20.0, 1.5, 1.2 + 0.1 * seed]),
+                  predicted=np.array([20.0, 1.5, 1.3]),
+                  s_null=np.array([19.0, 2.5, 2.3]), order_null=np.array([0, 1, 2]),
+                  weight_null=np.array([0.9, 0.5, 0.4]), cos2_null=np.full((3, 2), 0.001),
+                  counted_null=np.array([True, True, False]),
+                  separate_null=np.array([19.0, 1.4, 1.1]),
+                  predicted_null=np.array([19.0, 1.4, 1.0]), edge=2.4 + 0.1 * seed,
+                  edge_self=2.2)
+    params = dict(N=N, alpha1=point[0], alpha2=point[1], batch=batch,
+                  activation="shifted_tanh", target="he1+he3")
+    return Run(dict(params, dtype=dtype) if dtype else params, seed, result)
+
+
+def test_spike_content_reads_each_spike_against_the_null_run():
+    runs = Runs([_e12_run(N, point, batch, seed) for N in (512, 1024)
+                 for point in ((0.30, 0.45), (0.25, 0.38)) for batch in ("reused", "fresh")
+                 for seed in range(3)]
+                # the largest size: the first point's reused batch only, two seeds, float32
+                + [_e12_run(2048, (0.30, 0.45), "reused", seed, "float32") for seed in (0, 1)])
+    out = ts.spike_content(runs)
+    assert out.N == "1024" and out.seeds == "3" and out.N_small == "512"
+    assert out.k0_he1 == "0.36" and out.k2_he3 == "0.032" and out.k2_he1 == "0.02"
+    assert out.k2_he3_min == "0.03" and out.null_he3_max == "0.001"
+    assert out.null_k2_he3 == "0.001" and out.k2_null_ratio == "32"
+    assert out.k1_he3 == "0.004" and out.chance == "0.00098"
+    assert out.fresh_orders == "0, 1" and out.control_orders == "0, 1"
+    assert out.control_k2_he3 == "none" and out.control_k2_counted == "0"
+    assert out.k2_counted == "1" and out.k2_counted_small == "1"
+    assert out.k2_st == "1.3" and out.k2_pred == "1.3" and out.null_k2_st == "1.1"
+    assert out.edge_low == "2.4" and out.edge_high == "2.6" and out.N_next == "2048"
+    assert out.thr_clean == "1.22" and out.thr_low == "1.47" and out.thr_high == "1.59"
+    # the count by size: seed 0 only, so 1 of 3 at 512 and 1024 and 1 of 2 at 2048
+    assert out.N_big == "2048" and out.seeds_big == "2" and out.k2_counted_big == "1"
+    assert out.k2_frac == "0.33" and out.k2_frac_big == "0.5" and out.count_from == "2048"
+    assert out.null_counted_big == "0" and out.null_frac == "0"
+    assert out.k2_he3_big == "0.031" and out.null_he3_big == "0.001"
+    assert out.k2_st_big == "1.25" and out.k2_pred_big == "1.3" and out.edge_high_big == "2.5"
+    assert 0 < float(out.k2_cos2_pred) < 0.2         # predicted_terms' own part at 2048
+    table = ts.content_table(runs).splitlines()
+    assert any(line.startswith(" 2048*     2  0.5 [0, 1]") for line in table), table
+    assert any(line.startswith("  512  32 [30, 34]") for line in table), table
+    assert max(len(line) for line in table) <= 76
+    assert ts.content_table(None) == "no stored runs"
+    assert float(out.k2_pred_next) > 1.0            # predicted_terms at 2048, he1+he3
+    low, high = (float(x) for x in out.k2_he3_ci.strip("[]").split(","))
+    assert 0.03 <= low <= 0.032 <= high <= 0.034
+    assert ts.spike_content(None).k2_he3 == "n/a"
+
+
+# the finite-N prediction at every stored point: about 12 s, out of the quick loop
+@pytest.mark.slow
+def test_prediction_errors_and_crossings_from_synthetic_e11():
+    from companion.core.finite_n import predicted_terms
+
+    runs = []
+    for act in ("shifted_tanh", "gelu"):
+        for N in (1024, 2048):
+            pred = predicted_terms(N, 0.38, 0.45, act, K=5)["strength"]
+            for seed in range(2):       # measured = predicted / 1.05: every error is 5%
+                runs.append(Run(dict(N=N, alpha1=0.38, alpha2=0.45, activation=act, c1=1.0,
+                                     c2=1.0), seed,
+                                {**{f"strength_k{k}": pred[k] / 1.05 for k in range(5)},
+                                 "edge_null": 2.04}))
+    out = ts.prediction(None, Runs(runs))
+    assert out.st_median == "5.0%" and out.st_max == "5.0%" and out.st_all == "5.0%"
+    assert out.st_terms_all == "8" and out.tanh_median == "n/a" and out.taylor == "n/a"
+    assert out.st_k2_thr == "1.25" and out.st_k2_edge == "2.04"
+    cross, (low, high) = (float(out.st_k2_cross),
+                          (float(x) for x in out.st_k2_ci.strip("[]").split(",")))
+    assert low < cross < high and 1e3 < cross < 1e4
+    assert float(out.st_k3_cross) > float(out.st_k2_cross)
+    assert out.gelu_m3 == "0" and out.gelu_k21 == out.gelu_k22      # GELU - z/2 is even
+    assert float(out.gelu_sig_last) > float(out.gelu_sig_first)
+    assert out.gelu_N_first == "1024" and out.gelu_N_last == "2048"
+    assert ts.prediction(None, None).st_median == "n/a"

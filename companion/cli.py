@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import sys
 
@@ -193,17 +192,5 @@ def main(argv=None) -> int:
 
 def run() -> None:
     """The process's entry point (``python -m companion`` and the ``companion`` script):
-    :func:`main` on the command line's arguments, then exit with its status.
-
-    After ``simulate`` has written its output, the objects alive are frozen (``gc.freeze``)
-    so that the interpreter's last collection skips them: it walked NumPy's and the
-    package's objects for 24 to 32 ms of the 35 to 44 ms from the output to the end of the
-    process (``simulate --N 2048``, medians of 8 runs in two measurements), time a reader
-    waits for and the command does not need. Only there: ``reproduce`` writes files, whose
-    objects are left to the normal teardown, and a caller of :func:`main` in its own process
-    keeps a working collector."""
-    argv = sys.argv[1:]
-    status = main(argv)
-    if argv[:1] == ["simulate"]:
-        gc.freeze()
-    sys.exit(status)
+    :func:`main` on the command line's arguments, then exit with its status."""
+    sys.exit(main(sys.argv[1:]))

@@ -5,13 +5,11 @@ from __future__ import annotations
 
 import inspect
 import time
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
 from companion.core.activations import get_activation
 from companion.core.alignment import cos2_with_directions, subspace_projection
-from companion.core.blas import controller
 from companion.core.finite_n import predicted_terms
 from companion.core.network import run_two_steps
 from companion.core.spectra import count_outliers, mp_edges, top_singular, top_singular_each
@@ -72,26 +70,17 @@ def simulate(N: int = _D["N"], d: int | None = None, n: int | None = None,
     t0 = time.perf_counter()
     N = positive_int(N, "N")
     psi = (N if n is None else positive_int(n, "n")) / (N if d is None else positive_int(d, "d"))
-    with ThreadPoolExecutor(1, thread_name_prefix="companion-predict") as pool:
-        # made while the run is drawn: the BLAS controller (15 ms of scanning the libraries
-        # loaded) and the finite-N prediction, which needs the parameters only
-        pool.submit(controller)
-        predictions = pool.submit(_predicted, N, psi, alpha1, alpha2, batch, activation,
-                                  target, noise, c1, c2, null)
-        run = run_two_steps(N=N, d=d, n=n, alpha1=alpha1, alpha2=alpha2, batch=batch,
-                            activation=activation, target=target, noise=noise, seed=seed,
-                            dtype=dtype, c1=c1, c2=c2)
-        predicted = predictions.result()
+    predicted = _predicted(N, psi, alpha1, alpha2, batch, activation, target, noise, c1, c2,
+                           null)
+    run = run_two_steps(N=N, d=d, n=n, alpha1=alpha1, alpha2=alpha2, batch=batch,
+                        activation=activation, target=target, noise=noise, seed=seed,
+                        dtype=dtype, c1=c1, c2=c2)
     n_samples = run.n
-    # nothing below reads the batch: its memory is freed for the top-k's arrays (32 MB of the
-    # peak at N = 2048, 265 MB with the other savings of that round; their time gain was
-    # within the noise in later interleaved tests, which also found 64 MB more memory cost
-    # nothing measurable)
-    run.X1 = run.y1 = run.X2 = run.y2 = None
+    run.X1 = run.y1 = run.X2 = run.y2 = None     # nothing below reads the batch: free it
     # W2's top TOP serve the spike records too, and without a null run W2's own edge off the
-    # powers of a is computed beside them (four top-k at once: about 0.6 s less at N = 2048);
-    # only W2's vectors are used. Without a null run only values above that edge make
-    # records: W2's top top_k suffice unless the last of them is above it too.
+    # powers of a is needed; only W2's vectors are used. Without a null run only values
+    # above that edge make records: W2's top top_k suffice unless the last of them is above
+    # it too.
     top_W2 = min(max(top_k, TOP), run.N, run.d)
     jobs = ((run.W0, top_k, False), (run.W1, top_k, False),
             (run.W2, top_W2 if null else min(top_k, top_W2), True))
@@ -169,7 +158,7 @@ def _predicted(N: int, psi: float, alpha1, alpha2, batch, activation, target, no
         return None
     tgt = (target if isinstance(target, Target)
            else make_target(target, 8, np.random.default_rng(0), noise))
-    # 12 nodes per dimension of a sample: the strengths within 0.6% of 30 (cos^2 not needed)
+    # 12 nodes per dimension of a sample: enough for the strengths (cos^2 is not needed)
     return {is_null: predicted_terms(N, alpha1, alpha2, act, tgt, K=K_POWERS, psi=psi, c1=c1,
                                      c2=c2, null=is_null, sample_nodes=12)["strength"]
             for is_null in ((False, True) if null else (False,))}

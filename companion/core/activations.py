@@ -119,11 +119,9 @@ _CHUNK = 1 << 15        # elements per chunk of _tanh_prime_inplace: both buffer
 
 
 def _tanh_prime_inplace(p: np.ndarray) -> None:
-    """tanh'(z) = 1 - tanh(z)^2 = 4 e / (1 + e)^2 with e = exp(-2|z|), in place on a flat array.
-
-    In chunks that stay in cache: 1.3 to 2.6 times faster than tanh, square and subtract over
-    the whole array (measured on 512 x 4096 and 1024 x 4096 blocks), which were a tenth of
-    the two-step update at N = 4096. Also accurate where 1 - tanh^2 cancels to 0 (|z| > 19)."""
+    """tanh'(z) = 1 - tanh(z)^2 = 4 e / (1 + e)^2 with e = exp(-2|z|), in place on a flat array,
+    in chunks that stay in cache (``benchmarks/run.py`` times it against tanh, square and
+    subtract). Also accurate where 1 - tanh^2 cancels to 0 (|z| > 19)."""
     buf = np.empty(min(_CHUNK, p.size), dtype=p.dtype)
     for start in range(0, p.size, _CHUNK):
         c = p[start:start + _CHUNK]
@@ -139,8 +137,8 @@ def _tanh_prime_inplace(p: np.ndarray) -> None:
 
 # -- named activations ------------------------------------------------------------------------
 def erf(z):
-    """The error function (scipy.special.erf; imported here, on first use, because importing
-    scipy.special costs about 0.35 s of every command line run that never needs it)."""
+    """The error function (scipy.special.erf; imported on first use: importing scipy.special
+    is a noticeable part of a command line run that never needs it)."""
     from scipy.special import erf as _erf
     return _erf(z)
 

@@ -28,7 +28,7 @@ def gaussian_expectation(f, order: int = 200) -> float:
     slowly: use :func:`gaussian_expectation_piecewise` for them.
 
     The weighted terms are added with :func:`math.fsum` (correctly rounded), not a BLAS dot
-    product, whose order of additions depends on the CPU's kernel: the same values of f give
+    product, whose order of additions depends on the CPU: the same values of f give
     the same number on every machine. A moment that is zero in exact arithmetic still comes
     out as rounding noise here; where it must be exactly zero, compute it exactly
     (:func:`normalized_hermite_moment`).

@@ -12,14 +12,12 @@ W2 = W1 + eta2 G(W1; X2, y2) (fresh batch).
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
 
 from companion.core.activations import Activation, get_activation
-from companion.core.blas import blas_threads, map_single_threaded
-from companion.core.lanczos import top_singular_bytes
+from companion.core.spectra import top_singular_bytes
 from companion.core.targets import Target, make_target
 from companion.core.validation import (
     alpha_exponent,
@@ -33,18 +31,9 @@ from companion.core.validation import dtype as check_dtype
 
 BATCHES = ("reused", "fresh")
 
-# Rows of W processed at once by each worker of the update: bounds the N x n intermediate
-# sigma'(W X^T) to (workers x BLOCK) x n entries while keeping both products large enough for
-# BLAS (blocks of 512 rows cost 5% more time than whole products at N = 4096, 1024 about 1%).
-_BLOCK_ROWS = 1024
-# Updates of at least this many multiply-adds (N n d; N = n = d = 2048) share their blocks
-# out over one single-threaded BLAS per core (see _ascend); smaller ones use BLAS's threads.
-_SPLIT_WORK = 1 << 33
-# Networks of at least this many weights are drawn on a second thread while the batch is drawn
-# (and batches this large scaled in two halves at once): the streams are independent and
-# numpy releases the GIL while it fills an array (two 2048 x 2048 normal draws: 0.06 s at
-# once, 0.15 s one after the other).
-_PARALLEL_DRAW = 1 << 20
+#: rows of W per block of the update: only a BLOCK_ROWS x n slice of sigma'(W X^T) is alive
+#: at once, and both products stay large enough for BLAS
+BLOCK_ROWS = 1024
 
 
 def step_size(N: int, alpha: float, c: float = 1.0) -> float:
@@ -65,35 +54,37 @@ def init_network(N: int, d: int, rng: np.random.Generator, dtype=np.float64) -> 
     return W0, a
 
 
-def gradient(W, a, X, y, activation="tanh", block_rows: int = _BLOCK_ROWS) -> np.ndarray:
-    """Negative gradient of the correlation loss, G(W; X, y) = (1/n) diag(a) sigma'(W X^T) diag(y) X.
+def gradient(W, a, X, y, activation="tanh") -> np.ndarray:
+    """Negative gradient of the correlation loss (book: dv-two-steps),
 
-    book: dv-two-steps, the matrix formula (no autograd). Works in row blocks of W so that only a
-    ``block_rows x n`` slice of sigma'(W X^T) per worker is alive at once (see
-    :func:`_ascend`). The result has W's dtype.
-    """
+        G(W; X, y) = (1/n) diag(a) sigma'(W X^T) diag(y) X,
+
+    written as the formula reads (no autograd). The update of :func:`two_step_update` computes
+    the same products by blocks of rows (tests/core/test_gradient.py checks that they agree).
+    The result has W's dtype."""
     W, a, X, y = _checked(W, a, X, y)
-    G = np.empty(W.shape, dtype=W.dtype)
-    return _ascend(W, a, X, _scaled_batch(X, y), get_activation(activation), G, False,
-                   positive_int(block_rows, "block_rows"))
+    n = X.shape[0]
+    check_fits_in_memory(2 * W.shape[0] * n * W.dtype.itemsize,
+                         f"sigma'(W X^T) of the gradient (N={W.shape[0]}, n={n})")
+    sigma_prime = get_activation(activation).prime_inplace(W @ X.T)     # sigma'(W X^T), N x n
+    y = y.astype(W.dtype, copy=False)
+    return (a[:, None] * sigma_prime) @ (y[:, None] * X) / W.dtype.type(n)
 
 
 def two_step_update(W0, a, X1, y1, eta1: float, eta2: float, activation="tanh",
                     X2=None, y2=None) -> tuple[np.ndarray, np.ndarray]:
     """(W1, W2) from W0: W1 = W0 + eta1 G(W0; X1, y1), then W2 = W1 + eta2 G(W1; X2, y2),
     where (X2, y2) = (X1, y1) for a reused batch (leave them None) or a fresh batch
-    (book: dv-two-steps). Four N x n x d products and two sigma' evaluations in all; eta and a
-    are applied together, and W added, one block of rows at a time, and a reused batch is
-    scaled by y once: the update takes 1.09 times its four products at N = 4096 on 2 cores
-    (``benchmarks/run.py``; 0.99 times without sigma', which is the rest)."""
+    (book: dv-two-steps). The products of :func:`gradient`, by blocks of rows of W
+    (:func:`_ascend`): four N x n x d products and two sigma' evaluations in all, with eta a
+    applied and W added while a block is in cache, and a reused batch scaled by y once."""
     if (X2 is None) != (y2 is None):
         raise ValueError("X2 and y2 must be given together (fresh batch) or both left out (reused)")
     W0, a, X1, y1 = _checked(W0, a, X1, y1)
     act = get_activation(activation)
     Xy1 = _scaled_batch(X1, y1)
-    blocks = _block_buffers(W0, X1.shape[0])        # sigma'(W X^T) blocks for both steps
-    W1 = _ascend(W0, a * W0.dtype.type(eta1), X1, Xy1, act, np.empty_like(W0), True,
-                 blocks=blocks)
+    block = np.empty((min(BLOCK_ROWS, W0.shape[0]), X1.shape[0]), W0.dtype)  # both steps'
+    W1 = _ascend(W0, a * W0.dtype.type(eta1), X1, Xy1, act, block)
     if X2 is None:
         X2, Xy2 = X1, Xy1
     else:
@@ -101,8 +92,7 @@ def two_step_update(W0, a, X1, y1, eta1: float, eta2: float, activation="tanh",
         Xy1 = None                                  # at most one scaled batch alive
         Xy2 = _scaled_batch(X2, y2)
     W1 = finite_array(W1, "W1 (the weights after the first step; is eta1 too large?)", 2)
-    W2 = _ascend(W1, a * W1.dtype.type(eta2), X2, Xy2, act, np.empty_like(W1), True,
-                 blocks=blocks)
+    W2 = _ascend(W1, a * W1.dtype.type(eta2), X2, Xy2, act, block)
     return W1, W2
 
 
@@ -128,72 +118,23 @@ def _checked_batch(X, y, W):
 
 
 def _scaled_batch(X, y):
-    """diag(y) X / n (n x d, X's dtype): folded into the second product once per batch; a
-    large batch in two halves at once (a fresh n x d array costs page faults too)."""
-    scale = (y / X.shape[0]).astype(X.dtype, copy=False)[:, None]
-    if X.size < _PARALLEL_DRAW:
-        return X * scale
-    out = np.empty_like(X)
-    half = X.shape[0] // 2
-    map_single_threaded(lambda rows: np.multiply(X[rows], scale[rows], out=out[rows]),
-                        [slice(0, half), slice(half, None)])
-    return out
+    """diag(y) X / n (n x d, X's dtype): folded into the second product once per batch."""
+    return X * (y / X.shape[0]).astype(X.dtype, copy=False)[:, None]
 
 
-def _blocks(N: int, n: int, d: int, block_rows: int = _BLOCK_ROWS) -> tuple[int, int]:
-    """(workers, rows per block) of the update. Below _SPLIT_WORK, one worker (BLAS with all
-    its threads) and blocks of ``block_rows``; above it, a block each for up to as many
-    workers as BLAS has threads, blocks of at most ``block_rows`` rows and, with many
-    threads, at most 2 * _BLOCK_ROWS rows alive in all (64 rows a worker beyond 32 threads;
-    the memory of :func:`estimate_run_bytes`)."""
-    threads = blas_threads()
-    if N * n * d < _SPLIT_WORK or threads == 1:
-        return 1, min(block_rows, N)
-    rows = min(block_rows, -(-N // min(threads, N)), max(64, 2 * _BLOCK_ROWS // threads))
-    return min(threads, -(-N // rows)), rows
-
-
-def _block_buffers(W, n: int, block_rows: int = _BLOCK_ROWS) -> list[np.ndarray]:
-    """One (rows x n) block of sigma'(W X^T) per worker of :func:`_ascend`, allocated once
-    for both steps: the second step reuses memory the first has touched (at N = 2048, 2 x 16
-    MB of fresh pages less; what that saves in time was within the run-to-run noise of a
-    whole process)."""
-    workers, rows = _blocks(W.shape[0], n, W.shape[1], block_rows)
-    return [np.empty((rows, n), dtype=W.dtype) for _ in range(workers)]
-
-
-def _ascend(W, a, X, Xy, act: Activation, out: np.ndarray, add_W: bool,
-            block_rows: int = _BLOCK_ROWS, blocks: list[np.ndarray] | None = None) -> np.ndarray:
-    """out = diag(a) sigma'(W X^T) Xy (+ W if ``add_W``), by blocks of rows of W: with
-    a = eta a and Xy = diag(y) X / n, W + eta G(W; X, y) (book: dv-two-steps).
-
-    From _SPLIT_WORK multiply-adds on, the blocks are shared out over as many Python threads
-    as BLAS has threads, each with single-threaded BLAS, so that sigma' runs on every core
-    too (see :mod:`companion.core.blas`): 1.05 against 1.10 times the four products at N = 4096.
-    Below it the split gains nothing and, right after other threaded BLAS calls (as in
-    :func:`run_two_steps`), loses up to 1.5 times at N = 512 to OpenBLAS's spinning threads."""
-    N = W.shape[0]
-    if blocks is None:
-        blocks = _block_buffers(W, X.shape[0], block_rows)
-    workers, rows = len(blocks), blocks[0].shape[0]          # as _blocks chose them
-    starts = list(range(0, N, rows))
-
-    def run(part):
-        P, mine = part                                      # one block, reused
-        for start in mine:
-            block = slice(start, min(start + rows, N))
-            Pb = P[: block.stop - start]
-            np.matmul(W[block], X.T, out=Pb)                # pre-activations W X^T
-            act.prime_inplace(Pb)                           # sigma'(W X^T)
-            np.matmul(Pb, Xy, out=out[block])               # sigma'(W X^T) diag(y) X / n
-            out[block] *= a[block, None]                    # diag(a) on the left
-            if add_W:
-                out[block] += W[block]                      # while the block is in cache
-
-    if workers == 1:
-        run((blocks[0], starts))
-    else:
-        map_single_threaded(run, [(blocks[i], starts[i::workers]) for i in range(workers)])
+def _ascend(W, a, X, Xy, act: Activation, block: np.ndarray) -> np.ndarray:
+    """W + diag(a) sigma'(W X^T) Xy, by blocks of rows of W (``block``: the rows x n buffer
+    of sigma'): with a = eta a and Xy = diag(y) X / n, W + eta G(W; X, y)."""
+    N, rows = W.shape[0], block.shape[0]
+    out = np.empty_like(W)
+    for start in range(0, N, rows):
+        part = slice(start, min(start + rows, N))
+        P = block[: part.stop - start]
+        np.matmul(W[part], X.T, out=P)                      # pre-activations W X^T
+        act.prime_inplace(P)                                # sigma'(W X^T)
+        np.matmul(P, Xy, out=out[part])                     # sigma'(W X^T) diag(y) X / n
+        out[part] *= a[part, None]                          # diag(a) on the left
+        out[part] += W[part]
     return out
 
 
@@ -247,15 +188,13 @@ def estimate_run_bytes(N: int, d: int, n: int, batch: str, itemsize: int = 8,
                        top_k: int = 16) -> int:
     """Peak memory of :func:`run_two_steps` and of the top-``top_k`` singular triplets of its
     weights that follow it: W0, W1, W2, one or two batches, the batch scaled by y and a
-    block of sigma'(W X^T) per worker (2048 rows in all up to 32 BLAS threads), all of
-    ``itemsize`` bytes per entry (8: float64, 4: float32), and
-    the working memory of :func:`companion.top_singular` (a float64 Krylov basis of at most
-    256 MiB, :func:`companion.core.lanczos.top_singular_bytes`). At N = d = n = 16384, reused:
-    10.6 GiB in float64, 5.4 GiB in float32 (measured peak: 10.35 and 5.33 GiB with 2 BLAS
-    threads, ``benchmarks/run.py``)."""
+    block of sigma'(W X^T), all of ``itemsize`` bytes per entry (8: float64, 4: float32), and
+    the working memory of :func:`companion.top_singular`
+    (:func:`companion.core.spectra.top_singular_bytes`); ``benchmarks/run.py`` measures the
+    peak against it."""
     batches = 2 if batch == "fresh" else 1
-    workers, rows = _blocks(N, n, d)            # a block of sigma'(W X^T) per worker
-    run = itemsize * (3 * N * d + (batches + 1) * n * (d + 1) + workers * rows * n + N)
+    rows = min(BLOCK_ROWS, N)                   # a block of sigma'(W X^T)
+    run = itemsize * (3 * N * d + (batches + 1) * n * (d + 1) + rows * n + N)
     return run + (top_singular_bytes(N, d, min(top_k, N, d), itemsize) if top_k else 0)
 
 
@@ -309,14 +248,8 @@ def draw_run(N: int, d: int, n: int, target="he1", seed: int = 0, noise: float =
 
     if not network:
         return RunDraw(tgt, None, None, *batches())
-    if N * d < _PARALLEL_DRAW:
-        W0, a = init_network(N, d, streams["network"], dtype)
-        return RunDraw(tgt, W0, a, *batches())
-    with ThreadPoolExecutor(1, thread_name_prefix="companion-draw") as pool:
-        drawn = pool.submit(init_network, N, d, streams["network"], dtype)
-        X1, y1, X2, y2 = batches()
-        W0, a = drawn.result()
-    return RunDraw(tgt, W0, a, X1, y1, X2, y2)
+    W0, a = init_network(N, d, streams["network"], dtype)
+    return RunDraw(tgt, W0, a, *batches())
 
 
 def run_two_steps(N: int = 1000, d: int | None = None, n: int | None = None,

@@ -7,40 +7,100 @@ of this bulk; the learned directions are the right singular vectors of those spi
 
 The whole spectrum (histograms against the Marchenko-Pastur law) comes from the eigenvalues of
 the smaller Gram matrix (:func:`singular_values` with ``k=None``); the top k singular triplets
-(outliers, learned directions) from block Lanczos, :func:`companion.core.lanczos.top_singular`.
+(outliers, learned directions) from ARPACK's implicitly restarted Lanczos method
+(``scipy.sparse.linalg.svds``; Lehoucq, Sorensen & Yang, *ARPACK Users' Guide*, 1998) with a
+fixed start vector, and from LAPACK's SVD for small matrices (:func:`top_singular`).
 """
 
 from __future__ import annotations
 
 import numpy as np
+import scipy.linalg
+from scipy.sparse.linalg import aslinearoperator, svds
 
-from companion.core.lanczos import (
-    top_singular,
-    top_singular_bytes,
-    top_singular_each,
-    top_singular_values,
+from companion.core.validation import (
+    check_fits_in_memory,
+    choice,
+    finite_array,
+    positive_int,
+    positive_real,
 )
-from companion.core.validation import check_fits_in_memory, choice, finite_array, positive_real
 
 __all__ = ["SINGULAR_VALUE_METHODS", "count_outliers", "count_outliers_against_null",
            "gram_bytes", "mp_edges", "mp_singular_value_density", "singular_values",
            "top_singular", "top_singular_bytes", "top_singular_each", "top_singular_values"]
 
 SINGULAR_VALUE_METHODS = ("gram", "lapack")
+#: the seed of ARPACK's start vector: the same matrix gives the same triplets
+SEED = 20260518
+#: matrices whose smaller side is at most this, or k above a quarter of it: LAPACK's SVD
+DENSE = 64
+
+
+def top_singular(W, k: int, vectors: bool = True):
+    """Top ``k`` singular triplets (U: N x k, s: k, Vt: k x d), s decreasing; with
+    ``vectors=False`` only s (``(None, s, None)``). ARPACK (``scipy.sparse.linalg.svds``, to
+    machine precision) from a start vector drawn from :data:`SEED`, or LAPACK's SVD where the
+    matrix is small or k is a large part of it; deterministic either way."""
+    W = finite_array(W, "W", 2)
+    k = positive_int(k, "k")
+    m = min(W.shape)
+    if k > m:
+        raise ValueError(f"k must be at most min(N, d) = {m}, got {k}")
+    if m <= DENSE or 4 * k >= m or not W.any():     # (ARPACK cannot start on a zero matrix)
+        U, s, Vt = np.linalg.svd(W, full_matrices=False)
+        return (U[:, :k], s[:k], Vt[:k]) if vectors else (None, s[:k], None)
+    check_fits_in_memory(top_singular_bytes(*W.shape, k, W.dtype.itemsize),
+                         f"the top {k} singular vectors of a {W.shape[0]} x {W.shape[1]} matrix")
+    start = np.random.default_rng(SEED).standard_normal(m).astype(W.dtype)
+    # ARPACK works with the squared values: a matrix of a far-off scale is scaled (lazily)
+    scale = float(np.abs(W).max())
+    A = W if 1e-100 < scale < 1e100 else aslinearoperator(W) * (1.0 / scale)
+    found = svds(A, k=k, v0=start, return_singular_vectors=vectors)
+    unscale = 1.0 if A is W else scale
+    if not vectors:
+        return None, np.sort(found)[::-1] * unscale, None
+    U, s, Vt = found
+    order = np.argsort(s)[::-1]
+    return U[:, order], s[order] * unscale, Vt[order]
+
+
+def top_singular_values(W, k: int) -> np.ndarray:
+    """The top ``k`` singular values (:func:`top_singular` without the vectors)."""
+    return top_singular(W, k, vectors=False)[1]
+
+
+def top_singular_each(matrices, k, vectors=True) -> list[tuple]:
+    """:func:`top_singular` of each matrix; ``k`` and ``vectors``: one value or one per matrix
+    (``vectors=False`` gives ``(None, s, None)``)."""
+    matrices = list(matrices)
+    ks, vs = ([x] * len(matrices) if np.ndim(x) == 0 else list(x) for x in (k, vectors))
+    if not len(ks) == len(vs) == len(matrices):
+        raise ValueError(f"k and vectors must be one value or one per matrix ({len(matrices)}), "
+                         f"got {k!r} and {vectors!r}")
+    return [top_singular(W, kk, bool(v)) for W, kk, v in zip(matrices, ks, vs)]
+
+
+def top_singular_bytes(N: int, d: int, k: int, itemsize: int = 8) -> int:
+    """Working memory of :func:`top_singular` on an N x d matrix: ARPACK's Lanczos basis of
+    ncv = max(2k + 1, 20) vectors on the smaller side (float64 work arrays) and the vectors
+    returned."""
+    m = min(N, d)
+    ncv = min(m, max(2 * k + 1, 20))
+    return 8 * ncv * (m + ncv) + 8 * m * 4 + itemsize * k * (N + d)
 
 
 def singular_values(W, k: int | None = None, method: str = "gram") -> np.ndarray:
     """Singular values in decreasing order: all of them (``k=None``) or the top ``k``
-    (:func:`companion.core.lanczos.top_singular`, block Lanczos), which is what outliers need.
+    (:func:`top_singular`), which is what outliers need.
 
     The whole spectrum comes from the eigenvalues of the smaller Gram matrix, W W^T or W^T W
     (one product, then the symmetric eigensolver ``scipy.linalg.eigvalsh``), as the square
-    roots of those eigenvalues clipped at zero (``method="gram"``, the default: 0.3 to 0.55
-    times the time of the SVD at N = 1000 to 2000); ``method="lapack"`` is the SVD itself
+    roots of those eigenvalues clipped at zero (``method="gram"``, the default, faster than
+    the SVD); ``method="lapack"`` is the SVD itself
     (LAPACK gesdd). The Gram matrix is accurate to eps * s_max^2 (eps = 2.2e-16), so a
     singular value s has an *absolute* error of about eps * s_max^2 / s, at most about
-    sqrt(eps) * s_max = 1.5e-8 s_max for s near zero (measured: 3e-13 s_max for every value of
-    a 2000 x 2000 W0, whose smallest is 7e-5): far below a histogram bin, and the top values
+    sqrt(eps) * s_max = 1.5e-8 s_max for s near zero: far below a histogram bin, and the top values
     keep full relative accuracy. Small values lose relative digits (the smallest ones of a
     square matrix, phi = 1, where the bulk reaches zero): use ``method="lapack"`` where they
     are needed to full relative accuracy. A float32 matrix is squared in float64 (one column
@@ -49,8 +109,6 @@ def singular_values(W, k: int | None = None, method: str = "gram") -> np.ndarray
     W = finite_array(W, "W", 2)
     if k is not None:
         return top_singular_values(W, k)
-    import scipy.linalg  # here, not at the top: its import took 0.16 to 0.2 s of a start-up
-
     choice(method, "method", SINGULAR_VALUE_METHODS)
     if method == "lapack" or min(W.shape) == 0:
         return scipy.linalg.svdvals(W, check_finite=False)

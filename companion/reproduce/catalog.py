@@ -66,7 +66,7 @@ SIDECAR: dict[str, dict] = {"E11": {"headline": {
 #: modules whose code decides the numbers of a run (not the figures): their source is hashed
 #: into every cache key by :func:`code_fingerprint`
 NUMERICS_MODULES = ("core/activations", "core/alignment", "core/expansion", "core/gaussian",
-                    "core/lanczos", "core/network", "core/spectra", "core/spikes", "core/targets",
+                    "core/network", "core/spectra", "core/spikes", "core/targets",
                     "core/theory", "core/validation", "core/finite_n",
                     "chapters/one_step/experiments", "chapters/two_steps/experiments",
                     "chapters/reuse_vs_fresh/experiments",

@@ -26,13 +26,25 @@ def test_gradient_matches_finite_differences(activation):
     assert np.linalg.norm(G - fd) / np.linalg.norm(fd) < 1e-6
 
 
-def test_gradient_blocks_do_not_change_the_result():
+@pytest.mark.parametrize("N,block", [(37, 5), (37, 1024), (2100, 1024)])
+@pytest.mark.parametrize("batch", ["reused", "fresh"])
+def test_the_blocked_update_is_the_formula(N, block, batch, monkeypatch):
+    """two_step_update (rows of W in blocks, eta a applied and W added while a block is in
+    cache) equals W + eta G with G from gradient, the book's formula (book: dv-two-steps)."""
+    import companion.core.network as net
+
+    monkeypatch.setattr(net, "BLOCK_ROWS", block)
     rng = np.random.default_rng(2)
-    W, a = cp.init_network(37, 11, rng)
-    X, y = rng.standard_normal((13, 11)), rng.standard_normal(13)
-    full = cp.gradient(W, a, X, y, block_rows=1000)
-    blocked = cp.gradient(W, a, X, y, block_rows=5)
-    np.testing.assert_allclose(blocked, full, rtol=1e-12, atol=1e-15)
+    d, n = 11, 13
+    W0, a = cp.init_network(N, d, rng)
+    X, y = rng.standard_normal((n, d)), rng.standard_normal(n)
+    X2, y2 = (rng.standard_normal((n, d)), rng.standard_normal(n)) if batch == "fresh" else (None,
+                                                                                            None)
+    W1, W2 = cp.two_step_update(W0, a, X, y, 3.0, 5.0, X2=X2, y2=y2)
+    ref1 = W0 + 3.0 * cp.gradient(W0, a, X, y)
+    ref2 = ref1 + 5.0 * cp.gradient(ref1, a, *((X, y) if X2 is None else (X2, y2)))
+    np.testing.assert_allclose(W1, ref1, rtol=1e-13, atol=1e-15)
+    np.testing.assert_allclose(W2, ref2, rtol=1e-13, atol=1e-15)
 
 
 def test_one_step_is_rank_one_plus_small():
@@ -50,31 +62,6 @@ def test_one_step_is_rank_one_plus_small():
     assert s_G[0] > 10 * s_G[1]
     assert s_R[0] < 0.2 * s_G[0]
     assert s_R[0] < 5 / np.sqrt(N)
-
-
-def test_update_does_not_depend_on_the_threads(monkeypatch):
-    # a large update shares its row blocks out over one worker per BLAS thread
-    # (companion.core.blas; here forced at a small size); with one thread or two, the same W1 and W2
-    from threadpoolctl import threadpool_limits
-
-    import companion.core.network as net
-
-    monkeypatch.setattr(net, "_SPLIT_WORK", 1)
-
-    rng = np.random.default_rng(4)
-    N, d, n = 300, 120, 150
-    W0, a = cp.init_network(N, d, rng)
-    X, y = rng.standard_normal((n, d)), rng.standard_normal(n)
-    with threadpool_limits(limits=2, user_api="blas"):
-        two = cp.two_step_update(W0, a, X, y, 3.0, 5.0)
-    with threadpool_limits(limits=1, user_api="blas"):
-        one = cp.two_step_update(W0, a, X, y, 3.0, 5.0)
-    # the update as the book writes it (book: dv-two-steps), W + eta G, with G from the gradient
-    W1 = W0 + 3.0 * cp.gradient(W0, a, X, y)
-    W2 = W1 + 5.0 * cp.gradient(W1, a, X, y)
-    for got in (two, one):
-        np.testing.assert_allclose(got[0], W1, rtol=1e-13, atol=1e-15)
-        np.testing.assert_allclose(got[1], W2, rtol=1e-13, atol=1e-15)
 
 
 def test_update_rejects_weights_that_overflow():
@@ -99,18 +86,6 @@ def test_tanh_prime_is_accurate_in_the_tails(dtype):
     assert got.dtype == dtype
     assert rel.max() < (2e-15 if dtype == np.float64 else 1e-6)
     assert np.all(got[~ok] <= tiny) and np.all(got >= 0)
-
-
-def test_update_blocks_bound_the_memory_with_many_threads(monkeypatch):
-    # one block per worker, a worker per BLAS thread: with many threads the blocks shrink so
-    # that at most 2048 rows of sigma'(W X^T) are alive, as estimate_run_bytes counts
-    import companion.core.network as net
-
-    for threads, N in ((1, 5000), (2, 5000), (2, 1500), (16, 16384), (64, 16384), (4, 3)):
-        monkeypatch.setattr(net, "blas_threads", lambda t=threads: t)
-        workers, rows = net._blocks(N, N, N)
-        assert 1 <= workers <= min(threads, N) and workers * rows <= max(2048, 64 * threads)
-        assert workers * rows >= min(N, 1024)      # blocks no smaller than they need be
 
 
 @pytest.mark.parametrize("name", ["tanh", "shifted_tanh", "gelu"])

@@ -71,8 +71,8 @@ def preactivations(pre: Runs, N: int) -> Numbers:
 
 def run_time(N: int) -> Numbers:
     """``t_run``: the wall time of one two-step run at width ``N`` on this machine
-    (headline exponents, reused batch, He_3 target, seed 0; section ``sec-fs-scales``), as
-    ``"0.94 s"``. A measurement of the machine, not of the model: it differs between runs."""
+    (headline exponents, reused batch, He_3 target, seed 0; section ``sec-fs-scales``), in
+    seconds with two decimals. A measurement of the machine, not of the model: it differs between runs."""
     N = positive_int(N, "N")
     t0 = time.perf_counter()
     run_two_steps(N=N, alpha1=0.35, alpha2=0.45, batch="reused",

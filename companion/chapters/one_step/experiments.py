@@ -47,13 +47,10 @@ from companion.core.validation import positive_int, positive_real, seed_list
 def _top(W: np.ndarray, k: int = 1):
     """:func:`companion.top_singular` with a single BLAS thread.
 
-    Lanczos is bound by matrix-vector products, which a second BLAS thread does not speed
-    up; on a shared machine the waiting threads made the sweeps of this module several times
-    slower in wall time (the E1 sweep at N = 1000: 43 s instead of 7 s on 2 busy cores), so
-    the sweeps pin BLAS to one thread for this step only (the gradient keeps all threads).
-    Through :func:`companion.core.blas.limited`, whose controller is made once:
-    ``threadpoolctl.threadpool_limits`` scans the loaded libraries at every call (1.8 s of
-    the chapter's 25 s Run all with one BLAS thread, 506 calls).
+    The Lanczos iteration is bound by matrix-vector products, which more BLAS threads do
+    not speed up at these sizes, while threads waiting on a shared machine slow the sweeps
+    down; so the sweeps pin BLAS to one thread for this step only (the gradient keeps all
+    threads), through :func:`companion.core.blas.limited`, whose controller is made once.
     """
     with limited(1):
         return top_singular(W, k)

@@ -1,17 +1,20 @@
 # Quick start: `make book` builds the book strictly, `make test` runs the whole test suite.
-# Both create .venv from requirements.txt on first use (Python 3.11+ is all they need).
+# Both create .venv from requirements-course.txt (requirements.txt and the grader) on first
+# use (Python 3.11+ is all they need).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
 .PHONY: venv test test-quick book plain student assignments answer-key course repository-url clean
 
-# The pinned environment, then the package itself, editable (Binder installs the same
-# file and then the package non-editable: tests/test_anywhere.py plays that).
-$(BIN)/activate: requirements.txt pyproject.toml
+# The pinned environment with the course's tools (requirements-course.txt: requirements.txt
+# and otter-grader, which make assignments, make course and their tests use), then the
+# package itself, editable. Binder installs requirements.txt alone and then the package
+# non-editable (tests/test_anywhere.py plays that), so readers do not get the grader.
+$(BIN)/activate: requirements.txt requirements-course.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -r requirements.txt -e .
+	$(BIN)/pip install --quiet -r requirements-course.txt -e .
 	touch $(BIN)/activate
 
 venv: $(BIN)/activate

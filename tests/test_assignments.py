@@ -212,7 +212,22 @@ def test_the_instructors_page_explains_the_graded_module_with_the_current_releas
 
 
 def _pinned_otter() -> str:
-    for line in (ROOT / "requirements.txt").read_text().splitlines():
+    for line in (ROOT / "requirements-course.txt").read_text().splitlines():
         if line.startswith("otter-grader=="):
             return line.split("==")[1].strip()
-    raise AssertionError("requirements.txt does not pin otter-grader")
+    raise AssertionError("requirements-course.txt does not pin otter-grader")
+
+
+def test_the_grader_is_a_course_tool_not_part_of_binders_environment():
+    """Binder installs requirements.txt for every reader: the grader (and what it pulls in:
+    nbconvert[webpdf], python-on-whales, ipywidgets, pandas, ...) is in
+    requirements-course.txt, which make venv installs on top of it."""
+    names = [re.split(r"[=<>\[ ;@]", ln.split("#")[0].strip())[0].lower()
+             for ln in (ROOT / "requirements.txt").read_text().splitlines()
+             if ln.split("#")[0].strip()]
+    assert "otter-grader" not in names and "otter_grader" not in names
+    course = [ln.split("#")[0].strip() for ln in
+              (ROOT / "requirements-course.txt").read_text().splitlines()]
+    assert "-r requirements.txt" in course and f"otter-grader=={_pinned_otter()}" in course
+    make = (ROOT / "Makefile").read_text()
+    assert "pip install --quiet -r requirements-course.txt -e ." in make

@@ -46,11 +46,13 @@ PINNED = ("numpy", "scipy", "matplotlib", "seaborn", "threadpoolctl", "tqdm", "j
 
 
 def _pins() -> dict[str, str]:
+    """The book's pins (requirements.txt) and the course's tools (requirements-course.txt)."""
     pins = {}
-    for line in (ROOT / "requirements.txt").read_text().splitlines():
-        m = re.fullmatch(r"([A-Za-z0-9_.-]+)==(\S+)", line.split("#")[0].strip())
-        if m:
-            pins[m.group(1).lower()] = line.split("#")[0].strip()
+    for file in ("requirements.txt", "requirements-course.txt"):
+        for line in (ROOT / file).read_text().splitlines():
+            m = re.fullmatch(r"([A-Za-z0-9_.-]+)==(\S+)", line.split("#")[0].strip())
+            if m:
+                pins[m.group(1).lower()] = line.split("#")[0].strip()
     return pins
 
 
@@ -64,7 +66,7 @@ def requirements() -> str:
     pins = _pins()
     missing = [name for name in PINNED if name not in pins]
     if missing:
-        raise RuntimeError(f"requirements.txt pins none of {missing}")
+        raise RuntimeError(f"requirements.txt and requirements-course.txt pin none of {missing}")
     return ("# The companion at the release this course uses (a git tag; CHANGELOG.md says "
             "what changed),\n# and the versions its book was run with. Binder installs this "
             "file; locally:\n#   pip install -r requirements.txt\n"

@@ -53,14 +53,16 @@ student: venv
 # Autograded assignments for otter-grader (book/instructors.md, "Graded assignments"): one per
 # chapter in _build/assignments/<chapter>/dist/ (student/ to hand out, autograder/ with the
 # zip that `otter run` and Gradescope grade with), and the hand-graded questions' rubrics
-# in _build/assignments/rubrics.md. The chapters are read, not executed.
+# in _build/assignments/rubrics.md. The package's wheel (tools/wheel.py) goes into each zip
+# and student folder, and the zip's requirements install it from there (no git tag or
+# branch). The chapters are read, not executed.
 assignments: venv
 	$(BIN)/python tools/assignments.py
 
-# A course folder (tools/course_folder.py): the student notebooks with a requirements.txt
-# pinned to this release, runtime.txt and a README, in _build/course/, ready to be a course's
-# repository (Binder, Colab, local Jupyter). COURSE_FLAGS=--assignments adds the graded
-# notebooks.
+# A course folder (tools/course_folder.py): the student notebooks, the package's wheel
+# (wheels/), a requirements.txt that installs that wheel by path with the book's pins,
+# runtime.txt and a README, in _build/course/, ready to be a course's repository (Binder,
+# Colab, local Jupyter). COURSE_FLAGS=--assignments adds the graded notebooks.
 course: venv
 	$(BIN)/python tools/course_folder.py $(COURSE_FLAGS)
 

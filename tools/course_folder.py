@@ -63,7 +63,9 @@ def _pins() -> dict[str, str]:
 
 def package_requirement() -> str:
     """This package's wheel in the folder, by its path from the folder's root (where Binder
-    and ``pip install -r requirements.txt`` run), with the notebooks extra."""
+    and ``pip install -r requirements.txt`` run), with the notebooks extra. The leading
+    ``./`` is what repo2docker looks for (``is_local_pip_requirement``) to install
+    requirements.txt after it has copied the repository, so that the wheel is there."""
     return f"./wheels/{wheel.name()}[notebooks]"
 
 

@@ -183,6 +183,30 @@ def _answered(student: Path, answers: dict, out: Path) -> Path:
     return out
 
 
+def _resolves_as_on_gradescope(zipped: Path, where: Path) -> None:
+    """The pip part of the zip's environment.yml, unpacked as Gradescope does it (into
+    /autograder/source/; here ``where``/source, the path rewritten to match), resolves
+    with pip: the wheel is where the requirement says, and it, otter-grader and the book's
+    pins fit together (``pip install --dry-run``: nothing is installed)."""
+    source = where / "source"
+    with zipfile.ZipFile(zipped) as zf:
+        zf.extractall(source)
+        env = assignments.yaml.safe_load(zf.read("environment.yml"))
+    pip = next(d["pip"] for d in env["dependencies"] if isinstance(d, dict))
+    requirements = where / "requirements.txt"
+    requirements.write_text("\n".join(line.replace("/autograder/source", str(source.resolve()))
+                                      for line in pip) + "\n")
+    report = where / "report.json"
+    proc = subprocess.run([sys.executable, "-m", "pip", "install", "--dry-run", "--quiet",
+                           "--ignore-installed", "--report", str(report), "-r",
+                           str(requirements)], cwd=where, capture_output=True, text=True,
+                          timeout=900)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    names = {i["metadata"]["name"]: i["metadata"]["version"]
+             for i in json.loads(report.read_text())["install"]}
+    assert names.get("two-vs-one-step") == wheel.version() and "otter-grader" in names
+
+
 @pytest.mark.slow
 def test_otter_grades_solutions_full_starters_zero_and_one_wrong_answer_partially(tmp_path):
     built = tmp_path / "assignments"
@@ -203,6 +227,8 @@ def test_otter_grades_solutions_full_starters_zero_and_one_wrong_answer_partiall
         assert (f"two-vs-one-step @ file://{assignments.AUTOGRADER_WHEELS}/{wheel.name()}"
                 in pip), pip
         assert (dist / "student" / "wheels" / wheel.name()).is_file()
+        if stem == "intro":
+            _resolves_as_on_gradescope(zipped, tmp_path / "gradescope")
         # students get no hidden test and no solution
         text = student.read_text()
         assert '"hidden": true' not in text and "BEGIN SOLUTION" not in text

@@ -1,17 +1,20 @@
 # Quick start: `make book` builds the book strictly, `make test` runs the whole test suite.
-# Both create .venv from requirements.txt on first use (Python 3.11+ is all they need).
+# Both create .venv from requirements-course.txt (requirements.txt and the grader) on first
+# use (Python 3.11+ is all they need).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
 .PHONY: venv test test-quick book plain student assignments answer-key course repository-url clean
 
-# The pinned environment, then the package itself, editable (Binder installs the same
-# file and then the package non-editable: tests/test_anywhere.py plays that).
-$(BIN)/activate: requirements.txt pyproject.toml
+# The pinned environment with the course's tools (requirements-course.txt: requirements.txt
+# and otter-grader, which make assignments, make course and their tests use), then the
+# package itself, editable. Binder installs requirements.txt alone and then the package
+# non-editable (tests/test_anywhere.py plays that), so readers do not get the grader.
+$(BIN)/activate: requirements.txt requirements-course.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -r requirements.txt -e .
+	$(BIN)/pip install --quiet -r requirements-course.txt -e .
 	touch $(BIN)/activate
 
 venv: $(BIN)/activate
@@ -50,14 +53,16 @@ student: venv
 # Autograded assignments for otter-grader (book/instructors.md, "Graded assignments"): one per
 # chapter in _build/assignments/<chapter>/dist/ (student/ to hand out, autograder/ with the
 # zip that `otter run` and Gradescope grade with), and the hand-graded questions' rubrics
-# in _build/assignments/rubrics.md. The chapters are read, not executed.
+# in _build/assignments/rubrics.md. The package's wheel (tools/wheel.py) goes into each zip
+# and student folder, and the zip's requirements install it from there (no git tag or
+# branch). The chapters are read, not executed.
 assignments: venv
 	$(BIN)/python tools/assignments.py
 
-# A course folder (tools/course_folder.py): the student notebooks with a requirements.txt
-# pinned to this release, runtime.txt and a README, in _build/course/, ready to be a course's
-# repository (Binder, Colab, local Jupyter). COURSE_FLAGS=--assignments adds the graded
-# notebooks.
+# A course folder (tools/course_folder.py): the student notebooks, the package's wheel
+# (wheels/), a requirements.txt that installs that wheel by path with the book's pins,
+# runtime.txt and a README, in _build/course/, ready to be a course's repository (Binder,
+# Colab, local Jupyter). COURSE_FLAGS=--assignments adds the graded notebooks.
 course: venv
 	$(BIN)/python tools/course_folder.py $(COURSE_FLAGS)
 

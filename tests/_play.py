@@ -105,15 +105,17 @@ def checkout_copy(dest: Path) -> Path:
 
 
 def requirement_pins(names) -> list[str]:
-    """``name==version`` from requirements.txt for each of ``names``."""
+    """``name==version`` from requirements.txt and requirements-course.txt (the book's pins
+    and the course's tools) for each of ``names``."""
     pins = {}
-    for line in (ROOT / "requirements.txt").read_text().splitlines():
-        line = line.split("#")[0].strip()
-        m = re.fullmatch(r"([A-Za-z0-9_.-]+)==(\S+)", line)
-        if m:
-            pins[m.group(1).lower().replace("_", "-")] = line
+    for file in ("requirements.txt", "requirements-course.txt"):
+        for line in (ROOT / file).read_text().splitlines():
+            line = line.split("#")[0].strip()
+            m = re.fullmatch(r"([A-Za-z0-9_.-]+)==(\S+)", line)
+            if m:
+                pins[m.group(1).lower().replace("_", "-")] = line
     missing = [n for n in names if n not in pins]
-    assert not missing, f"requirements.txt pins none of {missing}"
+    assert not missing, f"requirements.txt and requirements-course.txt pin none of {missing}"
     return [pins[n] for n in names]
 
 

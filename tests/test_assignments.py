@@ -13,6 +13,7 @@ import json
 import re
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import nbformat
@@ -22,6 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
 import answer_key  # noqa: E402
 import assignments  # noqa: E402
+import wheel  # noqa: E402
 
 from companion.exercises import ANSWERS, check  # noqa: E402
 
@@ -134,10 +136,19 @@ def test_every_hand_graded_question_has_a_rubric():
     assert page.count("## ") == 11 and "points" in page
 
 
-def test_the_grader_installs_this_package_at_its_release_tag():
-    from companion import __version__
+def test_the_grader_installs_the_wheel_its_zip_carries_not_a_tag_or_branch():
+    """The repository has no release tags and publishes only main: the autograder's
+    requirements name the wheel that Otter Assign puts into the zip's files/wheels/, where
+    Gradescope has unpacked it (/autograder/source/) when it builds the environment."""
     text = assignments.requirements()
-    assert f"@v{__version__}" in text and "numpy==" in text
+    lines = [ln for ln in text.splitlines() if ln and not ln.startswith("#")]
+    assert lines[0] == (f"two-vs-one-step @ file://{assignments.AUTOGRADER_WHEELS}/"
+                        f"{wheel.name()}")
+    assert assignments.AUTOGRADER_WHEELS == "/autograder/source/files/wheels"
+    assert "git+" not in text and "numpy==" in text
+    config = assignments.yaml.safe_load(
+        assignments._source(assignments.master("intro").cells[0]).split("\n", 1)[1])
+    assert config["files"] == [f"wheels/{wheel.name()}"]
 
 
 # --- otter assign and otter run, no Docker ----------------------------------------------------
@@ -172,6 +183,30 @@ def _answered(student: Path, answers: dict, out: Path) -> Path:
     return out
 
 
+def _resolves_as_on_gradescope(zipped: Path, where: Path) -> None:
+    """The pip part of the zip's environment.yml, unpacked as Gradescope does it (into
+    /autograder/source/; here ``where``/source, the path rewritten to match), resolves
+    with pip: the wheel is where the requirement says, and it, otter-grader and the book's
+    pins fit together (``pip install --dry-run``: nothing is installed)."""
+    source = where / "source"
+    with zipfile.ZipFile(zipped) as zf:
+        zf.extractall(source)
+        env = assignments.yaml.safe_load(zf.read("environment.yml"))
+    pip = next(d["pip"] for d in env["dependencies"] if isinstance(d, dict))
+    requirements = where / "requirements.txt"
+    requirements.write_text("\n".join(line.replace("/autograder/source", str(source.resolve()))
+                                      for line in pip) + "\n")
+    report = where / "report.json"
+    proc = subprocess.run([sys.executable, "-m", "pip", "install", "--dry-run", "--quiet",
+                           "--ignore-installed", "--report", str(report), "-r",
+                           str(requirements)], cwd=where, capture_output=True, text=True,
+                          timeout=900)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    names = {i["metadata"]["name"]: i["metadata"]["version"]
+             for i in json.loads(report.read_text())["install"]}
+    assert names.get("two-vs-one-step") == wheel.version() and "otter-grader" in names
+
+
 @pytest.mark.slow
 def test_otter_grades_solutions_full_starters_zero_and_one_wrong_answer_partially(tmp_path):
     built = tmp_path / "assignments"
@@ -182,6 +217,18 @@ def test_otter_grades_solutions_full_starters_zero_and_one_wrong_answer_partiall
     for stem in CHAPTERS:
         dist = built / stem / "dist"
         student = dist / "student" / f"{stem}.ipynb"
+        # the zip carries the wheel where its environment.yml installs it from, and the
+        # student's folder has it beside the notebook
+        (zipped,) = (dist / "autograder").glob("*-autograder_*.zip")
+        with zipfile.ZipFile(zipped) as zf:
+            assert f"files/wheels/{wheel.name()}" in zf.namelist()
+            env = assignments.yaml.safe_load(zf.read("environment.yml"))
+        pip = next(d["pip"] for d in env["dependencies"] if isinstance(d, dict))
+        assert (f"two-vs-one-step @ file://{assignments.AUTOGRADER_WHEELS}/{wheel.name()}"
+                in pip), pip
+        assert (dist / "student" / "wheels" / wheel.name()).is_file()
+        if stem == "intro":
+            _resolves_as_on_gradescope(zipped, tmp_path / "gradescope")
         # students get no hidden test and no solution
         text = student.read_text()
         assert '"hidden": true' not in text and "BEGIN SOLUTION" not in text
@@ -202,17 +249,33 @@ def test_otter_grades_solutions_full_starters_zero_and_one_wrong_answer_partiall
 
 
 def test_the_instructors_page_explains_the_graded_module_with_the_current_release():
-    from companion import __version__
     page = (ROOT / "book" / "instructors.md").read_text()
     assert "## A graded module, end to end" in page and "make assignments" in page
     assert "otter run -a" in page and "Gradescope" in page and "rubrics.md" in page
-    tags = set(re.findall(r"v\d+\.\d+\.\d+", page))
-    assert tags == {f"v{__version__}"}, f"the page names the releases {tags}"
+    # the repository has no release tags: a course pins the wheel it carries, or a commit
+    tags = set(re.findall(r"@v\d+\.\d+\.\d+|\bv\d+\.\d+\.\d+\b", page))
+    assert not tags, f"the page names release tags {tags}"
+    assert wheel.name() in page and "@<commit" in page
     assert f"otter-grader=={_pinned_otter()}" in page
 
 
 def _pinned_otter() -> str:
-    for line in (ROOT / "requirements.txt").read_text().splitlines():
+    for line in (ROOT / "requirements-course.txt").read_text().splitlines():
         if line.startswith("otter-grader=="):
             return line.split("==")[1].strip()
-    raise AssertionError("requirements.txt does not pin otter-grader")
+    raise AssertionError("requirements-course.txt does not pin otter-grader")
+
+
+def test_the_grader_is_a_course_tool_not_part_of_binders_environment():
+    """Binder installs requirements.txt for every reader: the grader (and what it pulls in:
+    nbconvert[webpdf], python-on-whales, ipywidgets, pandas, ...) is in
+    requirements-course.txt, which make venv installs on top of it."""
+    names = [re.split(r"[=<>\[ ;@]", ln.split("#")[0].strip())[0].lower()
+             for ln in (ROOT / "requirements.txt").read_text().splitlines()
+             if ln.split("#")[0].strip()]
+    assert "otter-grader" not in names and "otter_grader" not in names
+    course = [ln.split("#")[0].strip() for ln in
+              (ROOT / "requirements-course.txt").read_text().splitlines()]
+    assert "-r requirements.txt" in course and f"otter-grader=={_pinned_otter()}" in course
+    make = (ROOT / "Makefile").read_text()
+    assert "pip install --quiet -r requirements-course.txt -e ." in make

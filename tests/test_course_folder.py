@@ -1,12 +1,12 @@
-"""The course folder (tools/course_folder.py, ``make course``): the student notebooks with a
-requirements file pinned to this release, a Binder runtime and a README, that run wherever
-students open them.
+"""The course folder (tools/course_folder.py, ``make course``): the student notebooks, the
+package's wheel, a requirements file that installs that wheel and the book's pins, a Binder
+runtime and a README, that run wherever students open them.
 
 The fast tests read the folder; the slow one installs it into a fresh virtual environment
-from its own requirements.txt, outside the repository (with this checkout in place of the
-release tag, which a test cannot fetch), and runs every notebook to the end as JupyterLab
-would: no error, every figure drawn, the install cell a no-op because requirements.txt put
-the package there."""
+from its own files only (its requirements.txt and its wheel; nothing from this checkout, no
+git tag, no branch), outside the repository, and runs every notebook to the end as
+JupyterLab would: no error, every figure drawn, the install cell a no-op because
+requirements.txt put the package there."""
 
 from __future__ import annotations
 
@@ -22,8 +22,7 @@ from _play import ROOT
 sys.path.insert(0, str(ROOT / "tools"))
 import course_folder  # noqa: E402
 import student_edition  # noqa: E402
-
-from companion import __version__  # noqa: E402
+import wheel  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -43,11 +42,14 @@ def test_the_folder_holds_every_student_notebook_and_what_binder_needs(course):
     assert "github.com/moniri" not in readme, "the README links to the repository (solutions)"
 
 
-def test_the_requirements_pin_this_release_and_the_books_versions(course):
+def test_the_requirements_install_the_folders_own_wheel_and_the_books_versions(course):
     lines = [ln for ln in (course / "requirements.txt").read_text().splitlines()
              if ln and not ln.startswith("#")]
-    assert lines[0].startswith("two-vs-one-step[notebooks] @ git+https://github.com/")
-    assert lines[0].endswith(f"@v{__version__}")
+    assert lines[0] == f"./wheels/{wheel.name()}[notebooks]" == course_folder.package_requirement()
+    assert (course / "wheels" / wheel.name()).is_file()
+    assert sorted(p.name for p in (course / "wheels").iterdir()) == [wheel.name()]
+    text = (course / "requirements.txt").read_text()
+    assert "git+" not in text and "@v" not in text, "no git tag or branch"
     pins = {ln.split("==")[0]: ln for ln in lines[1:]}
     assert set(pins) == set(course_folder.PINNED)
     for line in _play.requirement_pins(sorted(pins)):
@@ -55,33 +57,34 @@ def test_the_requirements_pin_this_release_and_the_books_versions(course):
 
 
 @pytest.mark.parametrize("stem", _chapters())
-def test_each_notebook_installs_the_release_where_it_is_missing_and_has_no_solution(course,
-                                                                                    stem):
+def test_each_notebook_installs_the_wheel_where_it_is_missing_and_has_no_solution(course,
+                                                                                  stem):
     nb = json.loads((course / "notebooks" / f"{stem}.ipynb").read_text())
     first = _play.source(_play.code_cells(nb)[0])
-    assert 'find_spec("companion") is None' in first and f'@v{__version__}"' in first
+    assert 'find_spec("companion") is None' in first and wheel.name() in first
+    assert 'Path("..", "wheels")' in first, "the course folder's wheels/ beside notebooks/"
+    assert "@v" not in first and "two-vs-one-step@main" in first, "main, named as such"
     assert not any(student_edition.is_solution(c) for c in nb["cells"])
     prose = "\n".join(_play.source(c) for c in nb["cells"] if c["cell_type"] == "markdown")
     assert not re.search(r"```\{|rocket|dropdown|Solutions are", prose), stem
 
 
 @pytest.mark.slow
-def test_the_course_runs_in_a_fresh_environment_from_its_own_requirements(tmp_path):
+def test_the_course_runs_in_a_fresh_environment_from_its_own_files(tmp_path):
     course = course_folder.write(tmp_path / "course")
-    checkout = _play.checkout_copy(tmp_path / "checkout")
-    requirements = (course / "requirements.txt").read_text()
-    package = course_folder.package_requirement()
-    assert package in requirements
-    local = tmp_path / "requirements-local.txt"
-    local.write_text(requirements.replace(
-        package, f"two-vs-one-step[notebooks] @ {checkout.resolve().as_uri()}"))
     python = _play.make_venv(tmp_path / "venv")
-    with _play.timed("course: fresh venv + pip install -r requirements.txt"):
-        _play.run([python, "-m", "pip", "install", "--quiet", "-r", local], cwd=course,
-                  timeout=3600)
+    # the folder's own requirements.txt, from its root, as Binder and its README do it
+    with _play.timed("course: fresh venv + pip install -r requirements.txt (its own wheel)"):
+        _play.run([python, "-m", "pip", "install", "--quiet", "-r", "requirements.txt"],
+                  cwd=course, timeout=3600)
     where = _play.run([python, "-c", "import companion, sys; print(companion.__file__)"],
                       cwd=tmp_path).stdout
     assert str(ROOT) not in where and "site-packages" in where
+    # pip recorded where the package came from: the folder's wheel
+    origin = json.loads(_play.run([python, "-c", "from importlib.metadata import distribution; "
+                                   "print(distribution('two-vs-one-step').read_text("
+                                   "'direct_url.json'))"], cwd=tmp_path).stdout)
+    assert origin["url"] == (course / "wheels" / wheel.name()).resolve().as_uri(), origin
     env = _play.clean_env()
     failures = {}
     for stem in _chapters():

@@ -57,7 +57,13 @@ def test_citation_file_is_valid_and_cites_the_paper():
     assert cff["cff-version"] == "1.2.0"
     assert cff["version"] == companion.__version__
     assert all("name" in a or "family-names" in a for a in cff["authors"])
-    paper = cff["preferred-citation"]
+    # the companion itself, as software, at the repository's address; the paper under
+    # references (a preferred-citation would replace the companion's own citation)
+    assert cff["type"] == "software" and "preferred-citation" not in cff
+    url = yaml.safe_load((ROOT / "_config.yml").read_text())["repository"]["url"].rstrip("/")
+    assert cff["url"] == cff["repository-code"] == url
+    (paper,) = [r for r in cff["references"] if "2605.17767" in json.dumps(r)]
+    assert paper["type"] == "article"
     assert "2605.17767" in json.dumps(paper) and paper["year"] == 2026
     assert [a["family-names"] for a in paper["authors"]] == ["Moniri", "Hassani"]
 

@@ -17,6 +17,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
 import student_edition  # noqa: E402
+import wheel  # noqa: E402
 
 CHAPTERS = ["intro", "one_step", "two_steps", "reuse_vs_fresh", "finite_size"]
 LABEL = re.compile(r"```\{exercise\}[^\n]*\n:label: ([\w-]+)")
@@ -84,14 +85,16 @@ def test_the_student_text_is_true_of_the_student_edition(stem):
     nb = _student(stem)
     prose = "\n".join(_text(c) for c in nb["cells"] if c["cell_type"] == "markdown")
     assert not UNTRUE.search(prose), f"{stem}: {UNTRUE.search(prose).group(0)!r} in the prose"
-    # the install cell installs the release the course pins, not the moving main branch,
-    # wherever the package is missing (not only in Colab)
-    from companion import __version__
+    # the install cell runs wherever the package is missing (not only in Colab) and names
+    # what it installs: the course's wheel if it is there, else the main branch, as such (the
+    # repository has no release tags)
     installs = [_text(c) for c in nb["cells"] if "%pip install" in _text(c)]
-    assert len(installs) == 1 and f'@v{__version__}"' in installs[0], stem
+    assert len(installs) == 1 and wheel.name() in installs[0], stem
     assert 'find_spec("companion") is None' in installs[0] and "google.colab" not in installs[0]
+    assert "@v" not in installs[0] and "two-vs-one-step@main" in installs[0]
+    assert "main branch" in installs[0], "the cell's comment says what the fallback is"
     # the instructor's notebooks are unchanged
-    assert not any(f"@v{__version__}" in _text(c) for c in _nb(stem)["cells"])
+    assert not any(wheel.name() in _text(c) for c in _nb(stem)["cells"])
 
 
 def test_the_intro_tells_a_student_how_to_run_the_handed_out_notebooks():

@@ -22,8 +22,15 @@ For every chapter this writes an Otter Assign master notebook and runs ``otter a
 
 Out of ``_build/assignments/`` (``make assignments``):
 
-* ``<chapter>/master/<chapter>.ipynb`` and its ``requirements.txt`` (this package at the
-  release tag ``v<companion.__version__>``, for Gradescope's image);
+* ``<chapter>/master/<chapter>.ipynb``, the package's wheel in ``wheels/`` (tools/wheel.py;
+  the repository publishes only its main branch and no release tags, so the autograder
+  carries the package it grades with) and ``requirements.txt`` (that wheel and the book's
+  pins, for the grading image). Otter Assign puts the wheel into the autograder zip under
+  ``files/wheels/`` (the config's ``files``) and the requirements into the zip's
+  ``environment.yml``; Gradescope unpacks the zip into ``/autograder/source/`` before its
+  setup builds that environment, so the requirement names the wheel there
+  (:data:`AUTOGRADER_WHEELS`). The wheel also lands beside the student's notebook
+  (``dist/student/wheels/``);
 * ``<chapter>/dist/student/<chapter>.ipynb``: what students get (public tests only);
 * ``<chapter>/dist/autograder/``: the solutions notebook, the hidden tests and
   ``<chapter>-autograder_<date>.zip`` (what ``otter run`` and Gradescope grade with);
@@ -41,6 +48,7 @@ from __future__ import annotations
 import argparse
 import ast
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -52,8 +60,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
 import answer_key  # noqa: E402
 import plain_edition  # noqa: E402
+import wheel  # noqa: E402
 
-from companion import __version__  # noqa: E402
 from companion.exercises import ANSWERS  # noqa: E402
 
 CHAPTERS = ["intro", "one_step", "two_steps", "reuse_vs_fresh", "finite_size"]
@@ -63,6 +71,11 @@ OUT = ROOT / "_build" / "assignments"
 HIDDEN_SLACK = 1.6
 #: the packages (besides this one) whose versions requirements.txt pins for the grader
 PINNED = ("numpy", "scipy", "matplotlib", "seaborn")
+#: where the autograder's wheel is while Gradescope builds the grading environment: the
+#: zip's files/ (Otter Assign's ``files``) unpacked into /autograder/source/ (otter's default
+#: autograder_dir, /autograder). An absolute path, because the relative one would depend on
+#: the working directory of the pip that mamba runs for environment.yml's pip section.
+AUTOGRADER_WHEELS = "/autograder/source/files/wheels"
 
 EXERCISE = re.compile(r"```\{exercise\}\s*([^\n]*)\n:label: ([\w-]+)\n(.*?)\n```", re.S)
 META = re.compile(r"^\*\*([^*]+)\*\* · (\w+) · about (\d+) min\s*$", re.M)
@@ -282,6 +295,9 @@ def master(stem: str) -> nbformat.NotebookNode:
     config = {
         "name": stem,
         "requirements": "requirements.txt",
+        # the package's wheel: into the autograder zip (files/wheels/) and beside the
+        # student's notebook (dist/student/wheels/)
+        "files": [f"wheels/{wheel.name()}"],
         "python_version": 3.11,
         "init_cell": True,
         "check_all_cell": False,
@@ -364,13 +380,16 @@ def master(stem: str) -> nbformat.NotebookNode:
 
 
 def requirements() -> str:
-    """The grader's environment (Gradescope builds its image from it): this package at its
-    release tag, and the versions of the book's own pins for what the exercises import."""
-    url = yaml.safe_load((ROOT / "_config.yml").read_text())["repository"]["url"].rstrip("/")
+    """The grader's environment (Gradescope builds its image from it): this package from the
+    wheel the autograder zip carries, and the versions of the book's own pins for what the
+    exercises import."""
     pins = [ln.strip() for ln in (ROOT / "requirements.txt").read_text().splitlines()
             if ln.split("==")[0].strip() in PINNED]
-    return ("# the companion at its release tag (CHANGELOG.md), and the book's pins\n"
-            f"two-vs-one-step @ git+{url}@v{__version__}\n" + "\n".join(pins) + "\n")
+    return (f"# the companion, version {wheel.version()}, from the wheel in the autograder zip "
+            "(files/wheels/, unpacked\n# into /autograder/source/ before the grading "
+            "environment is built), and the book's pins\n"
+            f"two-vs-one-step @ file://{AUTOGRADER_WHEELS}/{wheel.name()}\n"
+            + "\n".join(pins) + "\n")
 
 
 def rubrics_page(chapters: list[str]) -> str:
@@ -390,11 +409,15 @@ def rubrics_page(chapters: list[str]) -> str:
     return "\n".join(out)
 
 
-def build(stem: str, out: Path) -> Path:
-    """Write the master notebook and run ``otter assign``; returns the chapter's folder."""
+def build(stem: str, out: Path, package: Path) -> Path:
+    """Write the master notebook beside the package's wheel (``package``, from
+    tools/wheel.py) and run ``otter assign``; returns the chapter's folder."""
+    if package.name != wheel.name():
+        raise ValueError(f"{package.name} is not this version's wheel ({wheel.name()})")
     folder = out / stem
     src, dist = folder / "master", folder / "dist"
-    src.mkdir(parents=True, exist_ok=True)
+    (src / "wheels").mkdir(parents=True, exist_ok=True)
+    shutil.copy2(package, src / "wheels" / package.name)
     nbformat.write(master(stem), src / f"{stem}.ipynb")
     (src / "requirements.txt").write_text(requirements())
     otter = Path(sys.executable).with_name("otter")
@@ -437,8 +460,10 @@ def main(argv: list[str] | None = None) -> int:
     check_rubrics()
     out = args.out.resolve()
     out.mkdir(parents=True, exist_ok=True)
+    package = wheel.build(out / "wheels")
+    print(f"wheel: {package}")
     for stem in args.chapters or CHAPTERS:
-        folder = build(stem, out)
+        folder = build(stem, out, package)
         print(f"{stem}: {folder / 'dist'}")
     (out / "rubrics.md").write_text(rubrics_page(args.chapters or CHAPTERS))
     print(f"rubrics: {out / 'rubrics.md'}")

@@ -5,22 +5,26 @@
 
 * ``notebooks/``: the student notebooks (tools/student_edition.py: the plain edition of
   every chapter, without solutions; they read well without MyST). Their first cell installs
-  the companion at the release below wherever it is missing (Colab, or a Jupyter without
-  it), and does nothing where ``requirements.txt`` was installed (Binder, a local
-  environment);
+  the companion wherever it is missing (Colab, or a Jupyter without it): the wheel in
+  ``wheels/`` if it finds it, the repository's main branch otherwise; it does nothing where
+  ``requirements.txt`` was installed (Binder, a local environment);
 * ``assignments/`` (with ``--assignments``): the otter-grader student notebooks of
   ``make assignments``;
-* ``requirements.txt``: this package at its release tag ``v<companion.__version__>`` (a git
-  tag, CHANGELOG.md), with the notebooks extra, and the versions of the book's own pins for
-  what the notebooks import, JupyterLab and otter-grader: what Binder (repo2docker) installs
-  and what a student installs locally with ``pip install -r requirements.txt``;
+* ``wheels/two_vs_one_step-<companion.__version__>-py3-none-any.whl``: the package itself,
+  built from this checkout (tools/wheel.py). The repository publishes only its main branch
+  and no release tags, so the folder carries the package it installs: it installs the same
+  on the last day of the course as on the first;
+* ``requirements.txt``: that wheel, by its path in the folder, with the notebooks extra, and
+  the versions of the book's own pins for what the notebooks import, JupyterLab and
+  otter-grader (requirements-course.txt): what Binder (repo2docker, from the folder's root)
+  installs and what a student installs locally with ``pip install -r requirements.txt``;
 * ``runtime.txt``: the Python Binder uses (the book's);
 * ``README.md``: how students open the notebooks (Binder, Colab, locally), with the links
   a course fills in once its repository exists.
 
 tests/test_course_folder.py installs the folder into a fresh virtual environment from its own
-requirements, outside the repository (the package from this checkout in place of the tag),
-and runs every notebook to the end.
+files only (its requirements.txt and its wheel), outside the repository, and runs every
+notebook to the end.
 
 Usage: ``make course`` or ``python tools/course_folder.py [--out DIR] [--assignments]``.
 """
@@ -37,6 +41,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
 import student_edition  # noqa: E402
+import wheel  # noqa: E402
 
 OUT = ROOT / "_build" / "course"
 #: pinned from the book's requirements.txt: what the notebooks import, the Jupyter a
@@ -46,28 +51,33 @@ PINNED = ("numpy", "scipy", "matplotlib", "seaborn", "threadpoolctl", "tqdm", "j
 
 
 def _pins() -> dict[str, str]:
+    """The book's pins (requirements.txt) and the course's tools (requirements-course.txt)."""
     pins = {}
-    for line in (ROOT / "requirements.txt").read_text().splitlines():
-        m = re.fullmatch(r"([A-Za-z0-9_.-]+)==(\S+)", line.split("#")[0].strip())
-        if m:
-            pins[m.group(1).lower()] = line.split("#")[0].strip()
+    for file in ("requirements.txt", "requirements-course.txt"):
+        for line in (ROOT / file).read_text().splitlines():
+            m = re.fullmatch(r"([A-Za-z0-9_.-]+)==(\S+)", line.split("#")[0].strip())
+            if m:
+                pins[m.group(1).lower()] = line.split("#")[0].strip()
     return pins
 
 
 def package_requirement() -> str:
-    """This package at its release tag, with the notebooks extra."""
-    return (f"two-vs-one-step[notebooks] @ git+{student_edition._repository()}"
-            f"@v{student_edition._version()}")
+    """This package's wheel in the folder, by its path from the folder's root (where Binder
+    and ``pip install -r requirements.txt`` run), with the notebooks extra. The leading
+    ``./`` is what repo2docker looks for (``is_local_pip_requirement``) to install
+    requirements.txt after it has copied the repository, so that the wheel is there."""
+    return f"./wheels/{wheel.name()}[notebooks]"
 
 
 def requirements() -> str:
     pins = _pins()
     missing = [name for name in PINNED if name not in pins]
     if missing:
-        raise RuntimeError(f"requirements.txt pins none of {missing}")
-    return ("# The companion at the release this course uses (a git tag; CHANGELOG.md says "
-            "what changed),\n# and the versions its book was run with. Binder installs this "
-            "file; locally:\n#   pip install -r requirements.txt\n"
+        raise RuntimeError(f"requirements.txt and requirements-course.txt pin none of {missing}")
+    return (f"# The companion, version {wheel.version()} (CHANGELOG.md of its repository says "
+            "what changed), from the\n# wheel in this folder, and the versions its book was "
+            "run with. Binder installs this file\n# from the folder's root; locally, from "
+            "the folder's root:\n#   pip install -r requirements.txt\n"
             f"{package_requirement()}\n" + "\n".join(pins[name] for name in PINNED) + "\n")
 
 
@@ -81,8 +91,9 @@ def readme(chapters: list[str], assignments: list[str]) -> str:
         "# Two steps versus one: the course's notebooks", "",
         "The chapters of the executable companion to B. Moniri and H. Hassani, *Feature "
         "Learning in Linear-Width Two-Layer Networks: Two vs. One Step of Gradient Descent* "
-        f"(arXiv:2605.17767), release v{version}, as notebooks with their exercises and "
-        "without solutions.", "",
+        f"(arXiv:2605.17767), version {version}, as notebooks with their exercises and "
+        "without solutions. The companion itself is in `wheels/` "
+        f"(`{wheel.name()}`); `requirements.txt` installs it from there.", "",
         "## Open them", "",
         "- **Binder**: put this folder in a public repository and open "
         "`https://mybinder.org/v2/gh/OWNER/REPOSITORY/HEAD?urlpath=lab/tree/notebooks` "
@@ -90,7 +101,10 @@ def readme(chapters: list[str], assignments: list[str]) -> str:
         f"{runtime().strip().removeprefix('python-')} (`runtime.txt`).",
         "- **Colab**: open a notebook from the repository "
         "(`https://colab.research.google.com/github/OWNER/REPOSITORY/blob/main/notebooks/"
-        "intro.ipynb`) or upload it; its first cell installs the companion.",
+        "intro.ipynb`) or upload it, and upload the wheel from `wheels/` into the session's "
+        "files (Colab's folder icon) before you run the first cell, which then installs it. "
+        "Without the wheel, the first cell installs the companion's main branch from GitHub, "
+        "which may be newer than these notebooks.",
         "- **Locally**, with Python 3.11 or newer:", "",
         "  ```bash",
         "  python -m venv .venv && . .venv/bin/activate",
@@ -98,9 +112,11 @@ def readme(chapters: list[str], assignments: list[str]) -> str:
         "  jupyter lab notebooks/",
         "  ```", "",
         "In any Jupyter, the first cell of each notebook installs the companion if it is "
-        "missing; with `requirements.txt` installed it does nothing.", "",
+        "missing (the wheel, if it is in `wheels/` beside the notebook or its folder); with "
+        "`requirements.txt` installed it does nothing.", "",
         "## What is here", "",
         *[f"- `notebooks/{stem}.ipynb`" for stem in chapters],
+        f"- `wheels/{wheel.name()}`: the companion package",
         *[f"- `assignments/{stem}.ipynb` (graded with otter-grader: answer in the cells, "
           "run `grader.check`, submit as your course says)" for stem in assignments], "",
         ""]
@@ -111,6 +127,7 @@ def write(out: Path = OUT, with_assignments: bool = False) -> Path:
     if out.exists():
         shutil.rmtree(out)
     (out / "notebooks").mkdir(parents=True)
+    package = wheel.build(out / "wheels")
     with tempfile.TemporaryDirectory() as tmp:
         student_edition.write_sources(Path(tmp))
         chapters = [p.stem for p in student_edition.plain_edition.chapters()]
@@ -123,7 +140,7 @@ def write(out: Path = OUT, with_assignments: bool = False) -> Path:
         built = Path(tempfile.mkdtemp())
         try:
             for stem in otter_assignments.CHAPTERS:
-                folder = otter_assignments.build(stem, built)
+                folder = otter_assignments.build(stem, built, package)
                 (out / "assignments").mkdir(exist_ok=True)
                 shutil.copy2(folder / "dist" / "student" / f"{stem}.ipynb",
                              out / "assignments" / f"{stem}.ipynb")

@@ -11,7 +11,8 @@ configuration is not (a notebook opened in Colab, the README on the repository's
 * Binder and Colab links written out by hand (``mybinder.org/v2/gh/OWNER/NAME/BRANCH``,
   ``colab.research.google.com/github/OWNER/NAME/blob/BRANCH/``);
 * a Markdown link that shows the address, ``[OWNER/NAME](https://github.com/OWNER/NAME)``;
-* ``[project.urls]`` in ``pyproject.toml``.
+* ``[project.urls]`` in ``pyproject.toml``;
+* ``url`` and ``repository-code`` in ``CITATION.cff``.
 
 Usage (from anywhere; standard library only, so ``python3`` outside the venv will do)::
 
@@ -34,7 +35,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 #: files that may hold a copy (globs relative to the repository's root)
-FILES = ("README.md", "pyproject.toml", "book/**/*.ipynb", "book/**/*.md", "companion/**/*.md")
+FILES = ("README.md", "pyproject.toml", "CITATION.cff", "book/**/*.ipynb", "book/**/*.md",
+         "companion/**/*.md")
 
 _S = r"[\w.-]+"          # one component: an owner, a name or a branch
 #: the forms a copy takes; the named groups are what must equal the source
@@ -55,6 +57,8 @@ PATTERNS = {
         rf"\[(?P<slug1>{_S}/{_S})\]\(https://github\.com/(?P<slug2>{_S}/{_S}?)/?\)",
     "project URL":
         rf"(?m)^(?:Repository|Homepage|Source)\s*=\s*\"https://github\.com/(?P<slug>{_S}/{_S}?)(?:\.git)?/?\"",
+    "citation URL":
+        rf"(?m)^(?:url|repository-code):\s*\"https://github\.com/(?P<slug>{_S}/{_S}?)(?:\.git)?/?\"",
 }
 
 

@@ -20,9 +20,11 @@ chapters' text here, never to the notebooks in ``book/``): no launch (rocket) bu
 repository or issues button (they lead to the repository, solutions included), so the
 intro's "How to run this book" tells a student how to open the notebooks the course hands
 out, and no sentence about solutions or dropdowns remains; the instructors' page is left
-out; the install cell installs the release the course pins (``v<version>``), not the
-repository's moving ``main``, wherever the package is missing (Colab, or a Binder or local
-Jupyter without it), not only in Colab.
+out; the install cell runs wherever the package is missing (Colab, or a Binder or local
+Jupyter without it), not only in Colab, and says what it installs: the wheel a course folder
+carries (tools/course_folder.py, tools/wheel.py: ``two_vs_one_step-<version>-py3-none-any.whl``)
+if it finds it in the notebook's folder, in ``wheels/`` or in ``../wheels/``, and otherwise the
+repository's ``main`` branch, named as such (the repository has no release tags).
 
 Usage: ``make student`` or ``python tools/student_edition.py [--out _build/student]
 [--notebooks-only]``.
@@ -42,6 +44,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
 
 import plain_edition  # noqa: E402
+import wheel  # noqa: E402
 
 SOLUTION_TAG = "solution"
 #: copied into the student edition's sources as they are (beside the stripped notebooks)
@@ -63,11 +66,14 @@ def _how_to_run(match: re.Match) -> str:
             "- **Read it online**, as a web page, with every figure and number already "
             "computed.\n"
             "- **Run the chapters** from the notebooks your course hands out, in JupyterLab, "
-            "Binder, Colab or any Jupyter. In Colab, each notebook's first cell installs the "
-            "companion package; anywhere else, install it once into the Python that runs the "
-            "notebooks:\n\n"
+            "Binder, Colab or any Jupyter. Each notebook's first cell installs the companion "
+            "package where it is missing: the wheel your course hands out "
+            f"(`{wheel.name()}`, version {_version()}), if it is beside the notebook or in "
+            "`wheels/`, and otherwise the newest code of the companion's repository, which "
+            "may differ from this edition. To install the wheel once into the Python that "
+            "runs the notebooks:\n\n"
             "  ```bash\n"
-            f'  pip install "two-vs-one-step[notebooks] @ git+{_repository()}@v{_version()}"\n'
+            f'  pip install "wheels/{wheel.name()}[notebooks]"\n'
             "  ```\n")
 
 
@@ -86,18 +92,37 @@ STUDENT_TEXT = [
      re.compile(r"## How to run this book\n.*?(?=\n## |\Z)", re.S), _how_to_run, {"intro"}),
     ("solutions in dropdowns",
      re.compile(r"\s*Solutions are in the dropdowns.*?(?=\n\n|\Z)", re.S), "", {"intro"}),
-    ("the install cell: Colab only, and the moving main branch",
+    ("the install cell: Colab only, and an unnamed source",
      re.compile(r"# In Colab, install the companion package first[^\n]*\n"
                 r"import sys\n\s*\nif \"google\.colab\" in sys\.modules:\n"
-                r"(\s+)%pip install --quiet \"(two-vs-one-step\[notebooks\] @ "
-                r"git\+https://github\.com/[\w.-]+/[\w.-]+)\""),
-     lambda m: ("# Install the companion package where it is missing (Colab, or a Jupyter "
-                "without it),\n# at the release this edition was made for.\n"
-                "import importlib.util\n\n"
-                "if importlib.util.find_spec(\"companion\") is None:\n"
-                f'{m.group(1)}%pip install --quiet "{m.group(2)}@v{_version()}"'),
+                r"(\s+)%pip install --quiet \"two-vs-one-step\[notebooks\] @ "
+                r"(git\+https://github\.com/[\w.-]+/[\w.-]+)\""),
+     lambda m: install_cell(m.group(1), m.group(2)),
      {"intro", "one_step", "two_steps", "reuse_vs_fresh", "finite_size", "explorer"}),
 ]
+
+
+def install_cell(pad: str, repository: str) -> str:
+    """The student notebooks' install cell: where the package is missing, the course's wheel
+    if it is beside the notebook (in its folder, ``wheels/`` or ``../wheels/``: a course
+    folder's layout, or a Colab session it was uploaded to), else the repository's main."""
+    name = wheel.name()
+    return ("# Install the companion package where it is missing (Colab, or a Jupyter without "
+            "it): the wheel\n"
+            f"# {name} (version {_version()}, the one this notebook was made\n"
+            "# for) if your course handed it out and it is beside this notebook or in wheels/; "
+            "otherwise\n# the repository's main branch, its newest code, which may differ "
+            "from this notebook.\n"
+            "import importlib.util\n"
+            "from pathlib import Path\n\n"
+            "if importlib.util.find_spec(\"companion\") is None:\n"
+            f'{pad}_wheel = "{name}"\n'
+            f'{pad}_found = [p / _wheel for p in (Path("."), Path("wheels"), Path("..", "wheels"))\n'
+            f"{pad}          if (p / _wheel).is_file()]\n"
+            f"{pad}_source = (_found[0].resolve().as_uri() if _found else\n"
+            f'{pad}           "{repository}@main")\n'
+            f'{pad}print("installing the companion from", _source)\n'
+            f'{pad}%pip install --quiet "two-vs-one-step[notebooks] @ {{_source}}"')
 
 
 def student_text(notebook: dict, stem: str) -> dict:

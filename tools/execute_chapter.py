@@ -79,6 +79,9 @@ def execute(path: Path) -> nbformat.NotebookNode:
     nb = nbformat.read(path, as_version=4)
     client = NotebookClient(nb, timeout=TIMEOUT, kernel_name="python3", record_timing=False,
                             resources={"metadata": {"path": str(path.parent)}})
+    # CurveZMQ keys for the kernel, as the book's build does (book/_ext/kernel_encryption.py):
+    # without them ipykernel warns that it runs over TCP without encryption
+    client.create_kernel_manager().transport_encryption = "auto"
     with client.setup_kernel():
         # what JupyterLab writes on opening the chapter: its kernelspec, the kernel's language
         info = client.wait_for_reply(client.kc.kernel_info())

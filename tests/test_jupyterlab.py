@@ -15,6 +15,11 @@ Run All; then
   Colab install cell; everything else a chapter runs, the page shows too);
 * a screenshot of each chapter is saved in ``_build/jupyterlab/``.
 
+Opening is not editing: every chapter and its plain edition, copied byte for byte, is
+opened and left alone for a few seconds; JupyterLab must not mark it modified, and saved
+(what autosave would do) and closed, the file is byte for byte what it was (the notebooks
+store the kernelspec and language_info JupyterLab writes: tools/plain_edition.py).
+
 Two small checks besides: a stored chapter shows its numbers as soon as it is opened, before
 anything runs (jupyterlab-myst restores them from the metadata), and a number follows the
 reader's change (edit a cell, Run All again, the sentence changes).
@@ -25,10 +30,12 @@ Skipped without chromium or playwright, unless COMPANION_REQUIRE_BROWSER=1.
 
 from __future__ import annotations
 
+import difflib
 import json
 import os
 import re
 import secrets
+import shutil
 import socket
 import subprocess
 import sys
@@ -48,6 +55,7 @@ from test_explorer import _browser_or_skip  # noqa: E402  (skip or fail without 
 pytestmark = pytest.mark.slow
 
 CHAPTERS = plain_edition.chapters()
+PLAIN = [plain_edition.OUT / path.name for path in CHAPTERS]
 HIDDEN_TAGS = {"remove-cell", "remove-input"}
 MAX_EXTRA_CODE_LINES = 10
 RAW = re.compile(r"```\{|\{(eval|glue|glue:text|glue:figure|doc|numref|ref|prf:ref|cite:p|"
@@ -82,6 +90,9 @@ def lab(tmp_path_factory):
     work = tmp_path_factory.mktemp("lab")
     (work / "live").mkdir()
     (work / "stored").mkdir()
+    (work / "opened" / "plain").mkdir(parents=True)
+    for path in CHAPTERS + PLAIN:
+        shutil.copyfile(path, work / "opened" / path.relative_to(ROOT / "book"))
     for path in CHAPTERS:
         nb = json.loads(path.read_text())
         (work / "stored" / path.name).write_text(json.dumps(nb))
@@ -274,3 +285,26 @@ def test_a_number_follows_the_readers_change(lab):
     _close(page)
     assert "Half of the width is 1000 here." in first, first
     assert "Half of the width is 256 here." in second, second
+
+
+@pytest.mark.parametrize("path", CHAPTERS + PLAIN,
+                         ids=lambda p: str(p.relative_to(ROOT / "book").with_suffix("")))
+def test_opening_a_chapter_does_not_change_it(lab, path):
+    """Opened, left alone, saved (as autosave would) and closed: the same bytes. JupyterLab
+    rewrites the kernelspec and language_info from the kernel as it connects; a notebook
+    that stores others is marked modified at once and rewritten by autosave."""
+    relpath = "opened/" + str(path.relative_to(ROOT / "book"))
+    page = _open(lab, relpath)
+    page.wait_for_timeout(5000)
+    dirty = page.evaluate("() => window.jupyterapp.shell.currentWidget.context.model.dirty")
+    metadata = page.evaluate(
+        "() => window.jupyterapp.shell.currentWidget.context.model.toJSON().metadata")
+    page.evaluate("() => window.jupyterapp.shell.currentWidget.context.save()")
+    _close(page)
+    saved = (lab["work"] / relpath).read_bytes()
+    assert not dirty, (f"JupyterLab marks {relpath} modified as soon as it is opened; its "
+                       f"metadata there: {json.dumps(metadata)}")
+    assert saved == path.read_bytes(), (
+        f"{relpath} saved by JupyterLab differs from the stored file:\n"
+        + "\n".join(difflib.unified_diff(path.read_text().splitlines(),
+                                          saved.decode().splitlines(), lineterm="", n=1))[:3000])

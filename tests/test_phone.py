@@ -8,7 +8,11 @@
   its controls lie on the screen and work there, and each of its tables either fits or
   scrolls in its own box;
 * every table keeps its last column reachable (the instructors' tables end in ``check``):
-  scrolled to the end of its box, the column lies on the screen.
+  scrolled to the end of its box, the column lies on the screen;
+* a box that scrolls says so: every display equation and table wider than its box on the
+  phone (the central expansion of two_steps, the explorer's Lambda formula and its
+  stored-runs tables among them) draws a scrollbar (measured in a Chromium that draws
+  scrollbars: Playwright's headless default hides them) and a shadow at its edge.
 
 A full-page screenshot of every page goes to ``_build/phone/`` (a look at them is part of
 a change to the book's style). The browser comes from tests/test_explorer.py: without
@@ -170,7 +174,54 @@ def test_explorer_fits_a_phone(built_book, phone, a1, a2, act):
     assert page.inner_text("#lambda") == str(theory.lambda_count(float(a1), 0.2))
     page.evaluate(SETTLED)
     assert _width(page) <= WIDTH
-    errors = [e for e in phone.errors if "THEBE_JS_URL" not in e]
-    assert not errors, errors
+    assert not phone.errors, phone.errors
 
 
+
+
+#: the boxes that scroll wide content (_css/book.css), and per box wider than its content
+#: area: what it is, how much is hidden, the height its scrollbar takes, its background
+SCROLL_BOXES = """() => [...document.querySelectorAll(
+    'mjx-container[display="true"], .pst-scrollable-table-container, '
+    + '.cell_output .output.text_html, .phase-explorer .pe-scroll')]
+  .filter(e => e.scrollWidth > e.clientWidth + 8 && e.getBoundingClientRect().width > 0)
+  .map(e => { const s = getComputedStyle(e);
+    return {what: e.tagName.toLowerCase() + " " + e.textContent.trim().slice(0, 40),
+            hidden: e.scrollWidth - e.clientWidth, overflow: s.overflowX,
+            scrollbar: e.offsetHeight - e.clientHeight
+                       - parseFloat(s.borderTopWidth) - parseFloat(s.borderBottomWidth),
+            shadow: s.backgroundImage.includes("gradient")}; })"""
+
+
+@pytest.fixture(scope="module")
+def phone_with_scrollbars(browser):  # noqa: F811
+    """A phone-sized page in a Chromium that draws scrollbars (Playwright starts headless
+    Chromium with --hide-scrollbars), started by the module browser's Playwright."""
+    from test_explorer import _browser_or_skip
+    b = browser.browser_type.launch(executable_path=_browser_or_skip()[0], args=["--no-sandbox"],
+                                    ignore_default_args=["--hide-scrollbars"])
+    context = b.new_context(viewport={"width": WIDTH, "height": HEIGHT},
+                            device_scale_factor=1, is_mobile=True, has_touch=True)
+    yield context.new_page()
+    b.close()
+
+
+def test_a_box_that_scrolls_shows_it(built_book, phone_with_scrollbars):
+    page = phone_with_scrollbars
+    boxes, silent = {}, []
+    urls = [(str(p.relative_to(built_book).with_suffix("")), p.resolve().as_uri())
+            for p in _pages(built_book)]
+    explorer = (built_book / "book" / "explorer.html").resolve().as_uri()
+    urls.append(("explorer_tanh", explorer + "?alpha1=0.35&alpha2=0.45&activation=tanh"))
+    for name, url in urls:
+        _open(page, url)
+        boxes[name] = page.evaluate(SCROLL_BOXES)
+        silent += [(name, b) for b in boxes[name]
+                   if b["overflow"] not in ("auto", "scroll") or b["scrollbar"] < 4
+                   or not b["shadow"]]
+    assert not silent, f"boxes that scroll without showing it: {silent[:8]}"
+    # the wide content this was made for: two_steps' central expansion (and its v_k
+    # line), the explorer's Lambda formula, its stored-runs table
+    assert any("W2" in b["what"] for b in boxes["book/two_steps"]), boxes["book/two_steps"]
+    assert any(b["what"].startswith("mjx-container Λ") for b in boxes["book/explorer"])
+    assert any(b["what"].startswith("div batch") for b in boxes["explorer_tanh"])

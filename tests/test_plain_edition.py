@@ -54,8 +54,9 @@ def rendered_text(nb: dict) -> str:
     import nbformat
     from nbconvert import HTMLExporter
 
+    # read as nbformat reads a file: a text stored as a list of lines joined
     body, _ = HTMLExporter(template_name="classic").from_notebook_node(
-        nbformat.from_dict(nb))
+        nbformat.reads(json.dumps(nb), as_version=4))
     body = re.sub(r"<(script|style)\b.*?</\1>", "", body, flags=re.S)
     return html.unescape(re.sub(r"<[^>]+>", "", body))
 
@@ -137,3 +138,23 @@ def test_student_notebooks_render_without_myst(student_notebooks, path):
     assert not any(student_edition.is_solution(c) for c in nb["cells"])
     counts = [c["execution_count"] for c in nb["cells"] if c["cell_type"] == "code"]
     assert counts == list(range(1, len(counts) + 1)), counts
+
+
+@pytest.mark.parametrize("path", pe.chapters() + sorted(pe.OUT.glob("*.ipynb")),
+                         ids=lambda p: str(p.relative_to(pe.ROOT / "book")))
+def test_notebooks_store_what_jupyterlab_writes(path):
+    """Opening a notebook in JupyterLab must not modify it: it stores the kernelspec
+    JupyterLab writes (tests/test_jupyterlab.py checks the whole file in a real JupyterLab),
+    nbformat 4.5 and an id in every cell."""
+    nb = json.loads(path.read_text())
+    assert nb["metadata"]["kernelspec"] == pe.KERNELSPEC
+    assert (nb["nbformat"], nb["nbformat_minor"]) == (4, 5)
+    assert all(cell.get("id") for cell in nb["cells"])
+
+
+def test_the_kernelspec_is_the_installed_kernels():
+    """KERNELSPEC is what ipykernel declares (JupyterLab copies it from the kernel's spec)."""
+    from ipykernel.kernelspec import get_kernel_dict
+    spec = get_kernel_dict()
+    assert pe.KERNELSPEC == {"display_name": spec["display_name"],
+                                        "language": spec["language"], "name": "python3"}

@@ -16,6 +16,10 @@ markdown cell's metadata under ``user_expressions``, in jupyterlab-myst's own fo
 
 A figure's caption lives in the metadata of the code cell that draws it (``mystnb.figure``);
 its ``{eval}`` values are stored in that code cell's metadata, in the same format.
+
+The notebook's metadata is stored as JupyterLab writes it when it opens the chapter: the
+kernelspec of ``tools/plain_edition.py`` (``KERNELSPEC``) and the kernel's own
+``language_info``, so that opening the chapter does not mark it modified.
 """
 
 from __future__ import annotations
@@ -27,6 +31,9 @@ from pathlib import Path
 
 import nbformat
 from nbclient import NotebookClient
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from plain_edition import KERNELSPEC  # noqa: E402
 
 #: an ``{eval}`` role in markdown: {eval}`expression`
 EVAL_ROLE = re.compile(r"\{eval\}`([^`]+)`")
@@ -72,7 +79,14 @@ def execute(path: Path) -> nbformat.NotebookNode:
     nb = nbformat.read(path, as_version=4)
     client = NotebookClient(nb, timeout=TIMEOUT, kernel_name="python3", record_timing=False,
                             resources={"metadata": {"path": str(path.parent)}})
+    # CurveZMQ keys for the kernel, as the book's build does (book/_ext/kernel_encryption.py):
+    # without them ipykernel warns that it runs over TCP without encryption
+    client.create_kernel_manager().transport_encryption = "auto"
     with client.setup_kernel():
+        # what JupyterLab writes on opening the chapter: its kernelspec, the kernel's language
+        info = client.wait_for_reply(client.kc.kernel_info())
+        nb.metadata["kernelspec"] = dict(KERNELSPEC)
+        nb.metadata["language_info"] = info["content"]["language_info"]
         count = 0
         for index, cell in enumerate(nb.cells):
             if cell.cell_type == "code":

@@ -33,6 +33,7 @@ import re
 import sys
 from pathlib import Path
 
+import nbformat
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -53,6 +54,13 @@ NOTICE = ("*This is the plain edition of this chapter, for Colab, GitHub, VS Cod
           "and the numbers in the prose are those of the book's last run (they do not change "
           "when you rerun the cells; the outputs do). The book itself: `book/{stem}.ipynb`, "
           "built with Jupyter Book.*")
+#: the kernelspec JupyterLab writes into a notebook it opens (measured with JupyterLab 4.4.9
+#: and ipykernel 7.4.0 of requirements.txt: opened, waited, saved, diffed). A notebook that
+#: stores another one (nbformat's and Jupyter Book's "Python 3") is marked modified as soon
+#: as it is opened and autosave rewrites it: every notebook of the book and of its editions
+#: stores this one (tests/test_plain_edition.py; tests/test_jupyterlab.py opens each in
+#: JupyterLab and compares the file byte for byte)
+KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
 
 
 # --- what the book knows: chapters, labels, figures, citations ---------------------------------
@@ -171,6 +179,13 @@ class Book:
 
 # --- one notebook ----------------------------------------------------------------------------
 
+def as_jupyterlab_writes(nb: dict) -> dict:
+    """``nb`` with the kernelspec JupyterLab writes (:data:`KERNELSPEC`), so that opening it
+    in JupyterLab does not modify it."""
+    nb.setdefault("metadata", {})["kernelspec"] = dict(KERNELSPEC)
+    return nb
+
+
 def stored_values(cell: dict) -> dict[str, str]:
     """expression -> the text stored for it in the cell (jupyterlab-myst's format, written
     by tools/execute_chapter.py), without the quotes of a string's repr."""
@@ -273,7 +288,7 @@ def plain_notebook(path: Path, book: Book) -> dict:
                 f"{cell['id']}-caption", copy.deepcopy(meta)))
     cells.insert(1, _markdown_cell(NOTICE.format(stem=stem), "plain-edition-notice"))
     nb["cells"] = renumbered(cells)
-    return nb
+    return as_jupyterlab_writes(nb)
 
 
 def with_values_stored_inline(nb: dict, where: str) -> dict:
@@ -306,8 +321,10 @@ def renumbered(cells: list[dict]) -> list[dict]:
 
 
 def dumps(nb: dict) -> str:
-    """The notebook as nbformat writes it (stable: the test compares the text)."""
-    return json.dumps(nb, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+    """The notebook as nbformat writes it, and JupyterLab saves it (nbformat.write): sorted
+    keys, texts split into lines, a final newline (stable: the test compares the text; a
+    source stored as one string is rewritten as a list of lines by JupyterLab's first save)."""
+    return nbformat.writes(nbformat.from_dict(copy.deepcopy(nb)), version=4) + "\n"
 
 
 def write(out: Path = OUT) -> list[Path]:

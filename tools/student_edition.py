@@ -205,7 +205,7 @@ def write_sources(out: Path) -> Path:
     for path in chapters:
         # the HTML edition is built without executing: its prose shows the stored numbers
         nb = plain_edition.with_values_stored_inline(json.loads(path.read_text()), path.name)
-        nb = student_text(strip_solutions(nb), path.stem)
+        nb = plain_edition.as_jupyterlab_writes(student_text(strip_solutions(nb), path.stem))
         (src / "book" / path.name).write_text(plain_edition.dumps(nb))
         # the notebooks a course hands out are the plain edition's (they read well in Colab
         # and any Jupyter), without solutions and with execution counts that run on

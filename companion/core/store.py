@@ -1,10 +1,11 @@
 """The stored paper-scale runs: the one reader, and the switch (book: reg-experiments).
 
 ``python -m companion reproduce --scale paper`` writes, per experiment, ``<id>.npz`` (every
-run: parameters, seed and result arrays, stored column by column: :func:`write`), a tidy ``<id>.csv`` and a ``<id>.json`` sidecar.
-The committed copies ship inside the package (``companion/data/paper``) and are found
-through :mod:`importlib.resources`, so an editable install, a regular ``pip install``,
-Binder and Colab all read the same files. The chapters draw them without recomputing.
+run: parameters, seed and result arrays, stored column by column: :func:`write`), a tidy
+``<id>.csv`` and a ``<id>.json`` sidecar. The committed copies ship inside the package
+(``companion/data/paper``) and are found through :mod:`importlib.resources`, so an editable
+install, a regular ``pip install``, Binder and Colab all read the same files. The chapters
+draw them without recomputing.
 
 The switch is one environment variable, ``COMPANION_PAPER_DATA``:
 

@@ -27,6 +27,8 @@ medians and the median of the ratios of back-to-back repetitions:
 5. the book: time to execute each chapter at its default sizes, with all cores and with one
    BLAS thread (as on Binder); the instructors' page shows both (``--write-tables``);
 6. the time to install the package with its notebooks extra into a fresh environment.
+7. the time to load the stored paper-scale runs (``companion.core.store.load``), all of them in
+   one fresh process and each experiment alone in its own.
 
 Results are printed and written to benchmarks/results.json with the machine's description (CPU,
 cores, BLAS and its threads).
@@ -50,6 +52,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 import companion as cp  # noqa: E402
+from companion.core import store  # noqa: E402
 from companion.simulate import simulate  # noqa: E402
 
 
@@ -536,6 +539,45 @@ def bench_install() -> dict:
         return {"fresh_venv_notebooks_extra_s": time.perf_counter() - t0}
 
 
+# -- 7. the stored paper-scale runs ---------------------------------------------------------
+# In a fresh process (the package imported first, outside the timing): load the experiments
+# named on the command line, one after the other, and print the seconds of each and of all.
+STORE_SCRIPT = r'''
+import json, sys, time
+from companion.core import store
+times = {}
+t0 = time.perf_counter()
+for eid in sys.argv[1:]:
+    t = time.perf_counter()
+    assert store.load(eid) is not None, eid
+    times[eid] = time.perf_counter() - t
+times["all"] = time.perf_counter() - t0
+print(json.dumps(times))
+'''
+
+
+def bench_store(repeats: int) -> dict:
+    """Seconds to load the stored runs (companion.core.store.load) in a fresh process: all of
+    them in one process, and each experiment alone in its own; medians over ``repeats``
+    processes. The files may be in the operating system's page cache (nothing flushes it)."""
+    from companion.reproduce import EXPERIMENT_IDS
+
+    def run(eids):
+        res = subprocess.run([sys.executable, "-c", STORE_SCRIPT, *eids], capture_output=True,
+                             text=True, cwd=ROOT, check=True)
+        return json.loads(res.stdout)
+
+    together = [run(EXPERIMENT_IDS) for _ in range(repeats)]
+    alone = {eid: statistics.median(run([eid])[eid] for _ in range(repeats))
+             for eid in EXPERIMENT_IDS}
+    return {"all_in_one_process_s": statistics.median(t["all"] for t in together),
+            "in_one_process_s": {eid: statistics.median(t[eid] for t in together)
+                                 for eid in EXPERIMENT_IDS},
+            "alone_s": alone, "slowest_alone": max(alone, key=alone.get),
+            "bytes": {eid: (store.data_dir() / f"{eid}.npz").stat().st_size
+                      for eid in EXPERIMENT_IDS if store.data_dir() is not None}}
+
+
 def chapter_times_table(results: dict) -> str:
     """The instructors' page's table of chapter times (book/instructors.md), from a
     results.json with the parts ``book``, ``book_one_thread`` and ``install``."""
@@ -705,7 +747,7 @@ def main() -> None:
     parser.add_argument("--scale-N", type=int, default=16384, help="size of the scale runs")
     parser.add_argument("--repeats", type=int, default=None, help="repetitions (default 5)")
     parser.add_argument("--only", default=None,
-                        help="comma-separated parts: cli, topk, floor, scale, book, install")
+                        help="comma-separated parts: cli, topk, floor, scale, book, install, store")
     parser.add_argument("--out", default=str(ROOT / "benchmarks" / "results.json"))
     parser.add_argument("--table", action="store_true",
                         help="print the README's markdown table from --out and exit")
@@ -723,7 +765,7 @@ def main() -> None:
         return
     q = args.quick
     reps = args.repeats or (1 if q else 5)
-    parts = set((args.only or "cli,topk,floor,scale,book,install").split(","))
+    parts = set((args.only or "cli,topk,floor,scale,book,install,store").split(","))
     if args.skip_book:
         parts.discard("book")
     if args.skip_scale:
@@ -829,6 +871,16 @@ def main() -> None:
         results["install"] = bench_install()
         print(f"\n6. install into a fresh environment: "
               f"{results['install']['fresh_venv_notebooks_extra_s']:.0f} s")
+
+    if "store" in parts:
+        r = results["store"] = bench_store(reps)
+        print(f"\n7. the stored runs, loaded in a fresh process: all "
+              f"{len(r['alone_s'])} in one process {r['all_in_one_process_s']:.3f} s; alone, the "
+              f"slowest {r['slowest_alone']} {r['alone_s'][r['slowest_alone']]:.3f} s")
+        print("   alone: " + ", ".join(f"{e} {v:.3f}" for e, v in r["alone_s"].items()))
+        print("   in one process: " + ", ".join(f"{e} {v:.3f}"
+                                                for e, v in r["in_one_process_s"].items()))
+        print(f"   {sum(r['bytes'].values()) / 1e6:.2f} MB of npz")
 
     out.write_text(json.dumps(results, indent=2) + "\n")
     print(f"\nwritten to {out}")

@@ -6,7 +6,9 @@ The stored runs come from ``python -m companion reproduce --scale paper`` on 2 c
 recomputed with another number of BLAS threads agrees to about 1e-7 (the block Lanczos of
 :func:`companion.top_singular` stops at a tolerance, so singular vectors and what is measured
 on them agree to that tolerance, not bit for bit). Experiments whose smallest stored unit
-has N >= 2048 take tens of seconds and are marked ``slow``.
+has N >= 2048 take tens of seconds and are marked ``slow``. The mark is read off the paper
+scale's grid in the code, so collecting these tests reads no stored file; a test checks
+that no experiment left unmarked has a slow smallest stored unit.
 """
 
 from __future__ import annotations
@@ -67,13 +69,18 @@ def mismatches(stored: dict, fresh: dict) -> list[str]:
     return bad
 
 
-def _param(eid: str):
-    run = _smallest(eid)
-    slow = run is not None and run.params.get("N", 0) >= SLOW_FROM
-    return pytest.param(eid, marks=pytest.mark.slow) if slow else eid
+def _paper_smallest_N(eid: str) -> int:
+    """The smallest N of the paper scale's grid of ``eid``: what ``reproduce --scale paper``
+    computes, and so the smallest stored unit; from the code, without reading a file."""
+    return min(params.get("N", 0) for params, _ in CATALOG[eid].experiment.units("paper"))
 
 
-@pytest.mark.parametrize("eid", [_param(e) for e in EXPERIMENT_IDS])
+def _slow(eid: str) -> bool:
+    return _paper_smallest_N(eid) >= SLOW_FROM
+
+
+@pytest.mark.parametrize("eid", [pytest.param(e, marks=pytest.mark.slow) if _slow(e) else e
+                                 for e in EXPERIMENT_IDS])
 def test_smallest_stored_unit_recomputes(eid):
     """The code of today computes the numbers stored for the book (to the Lanczos tolerance)."""
     run = smallest_unit(eid)
@@ -81,9 +88,17 @@ def test_smallest_stored_unit_recomputes(eid):
     assert not bad, f"{eid} {run.params} seed {run.seed}: {bad[:5]}"
 
 
+def test_the_slow_marks_hold_for_the_stored_runs():
+    """The marks come from the paper grid; no experiment left in the quick loop has a
+    smallest stored unit of a slow size (stored runs of a smaller scale only run quicker)."""
+    for eid in EXPERIMENT_IDS:
+        N = smallest_unit(eid).params.get("N", 0)
+        assert _slow(eid) or N < SLOW_FROM, (eid, N)
+
+
 def test_every_experiment_has_a_quick_recomputation():
     """Most experiments are guarded in the quick loop, not only in the slow tests."""
-    quick = [e for e in EXPERIMENT_IDS if smallest_unit(e).params.get("N", 0) < SLOW_FROM]
+    quick = [e for e in EXPERIMENT_IDS if not _slow(e)]
     assert {"E2", "E3", "E4", "E5", "E7", "E11"} <= set(quick)
 
 

@@ -78,6 +78,33 @@ def test_plain_edition_renders_without_myst(path):
     assert not missing, f"book/plain/{path.name} lacks numbers of the book: {missing[:10]}"
 
 
+def _images_without_alt(nb: dict) -> int:
+    """How many images nbconvert's HTML exporter renders without alternative text (it then
+    writes its own placeholder and warns)."""
+    import nbformat
+    from nbconvert import HTMLExporter
+
+    body, _ = HTMLExporter(template_name="classic").from_notebook_node(
+        nbformat.reads(json.dumps(nb), as_version=4))
+    return body.count("No description has been provided for this image")
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
+def test_every_figure_of_the_plain_edition_has_alt_text(path):
+    nb = json.loads((pe.OUT / path.name).read_text())
+    images = [o for c in nb["cells"] for o in c.get("outputs", []) if "image/png" in
+              o.get("data", {})]
+    assert all(o["metadata"]["image/png"]["alt"].strip() for o in images)
+    assert _images_without_alt(nb) == 0
+
+
+def test_alt_text_is_the_captions_first_sentence_in_plain_text():
+    caption = (r"The spikes of $W_2$ against $N$ ({prf:ref}`ts-obs-one-by-one`), "
+               r"$\mathrm{He}_1$ target. Markers: means.")
+    assert pe.alt_text(caption, "3") == "Figure 3: The spikes of W_2 against N " \
+        "(ts-obs-one-by-one), He_1 target"
+
+
 def test_boxes_become_headed_quotes_and_roles_text():
     text = ("(sec-x)=\n## A section\n\n```{prf:conjecture} The companion derives: a rule\n"
             ":label: intro-conj-count\n\nSee {prf:ref}`intro-conj-count`, {doc}`two_steps`, "
@@ -138,6 +165,7 @@ def test_student_notebooks_render_without_myst(student_notebooks, path):
     assert not any(student_edition.is_solution(c) for c in nb["cells"])
     counts = [c["execution_count"] for c in nb["cells"] if c["cell_type"] == "code"]
     assert counts == list(range(1, len(counts) + 1)), counts
+    assert _images_without_alt(nb) == 0
 
 
 @pytest.mark.parametrize("path", pe.chapters() + sorted(pe.OUT.glob("*.ipynb")),

@@ -263,6 +263,29 @@ def _markdown_cell(source: str, cell_id: str, metadata: dict | None = None) -> d
             "source": source}
 
 
+def alt_text(caption: str, number: str | None = None) -> str:
+    """A figure's alternative text: its caption's first sentence as plain text (no markdown,
+    no LaTeX delimiters, no roles), prefixed with its number."""
+    text = re.sub(r"\{[\w:-]+\}`([^`]*)`", r"\1", caption)        # a role: its content
+    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text)            # a link: its text
+    text = re.sub(r"\\(?:mathrm|text|mathbf|operatorname)\{([^}]*)\}", r"\1", text)
+    text = re.sub(r"\\([A-Za-z]+)", r"\1", text)                     # \tanh -> tanh
+    for mark in ("$", "`", "**", "{", "}", "\\"):
+        text = text.replace(mark, "")
+    text = re.sub(r"\s+", " ", text).strip()
+    first = re.split(r"(?<=[a-z0-9)])\. ", text, maxsplit=1)[0].rstrip(".")
+    return (f"Figure {number}: " if number else "") + (first or "a figure drawn by this cell")
+
+
+def with_alt_text(cell: dict, alt: str) -> dict:
+    """The code cell with ``alt`` as the alternative text of each image it outputs (the
+    output's metadata, which nbconvert and JupyterLab read)."""
+    for out in cell.get("outputs", []):
+        for mime in [m for m in out.get("data", {}) if m.startswith("image/")]:
+            out.setdefault("metadata", {}).setdefault(mime, {})["alt"] = alt
+    return cell
+
+
 def plain_notebook(path: Path, book: Book) -> dict:
     """The plain edition of the chapter at ``path`` (a new notebook dict)."""
     nb = copy.deepcopy(read(path))
@@ -280,9 +303,12 @@ def plain_notebook(path: Path, book: Book) -> dict:
                 cells.append(_markdown_cell(text, cell["id"], meta))
             continue
         cells.append(cell)
+        if fig is None:
+            with_alt_text(cell, alt_text("", None))
         if fig is not None:
             caption = with_stored_values(str(fig.get("caption", "")), values, f"{stem}.ipynb")
             number = book.figures[fig["name"]][1]
+            with_alt_text(cell, alt_text(plain_roles(caption, book, stem), str(number)))
             cells.append(_markdown_cell(
                 f"**Figure {number}.** {plain_roles(caption, book, stem)}",
                 f"{cell['id']}-caption", copy.deepcopy(meta)))

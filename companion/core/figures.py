@@ -71,7 +71,7 @@ def stored_runs_absent():
     """A figure that says that the stored runs it draws are absent."""
     fig, ax = _new_figure()
     ax.axis("off")
-    ax.text(0.5, 0.5, "needs the stored paper-scale runs\n(switched off or not yet computed: "
-            "COMPANION_PAPER_DATA)", transform=ax.transAxes, ha="center", va="center",
+    ax.text(0.5, 0.5, "needs the stored paper-scale runs\n(switched off, or not computed yet)",
+            transform=ax.transAxes, ha="center", va="center",
             fontsize=10, color="#555555")
     return fig

@@ -64,7 +64,7 @@ def phase_diagram(runs: Runs, stored: Runs | None = None, order: int = 2):
                          label=(rf"$\alpha_2 = {order}(1/2 - \alpha_1)$: the $k = {order}$ "
                                 "term starts to grow") if k == order else None)
     for text, x, y in [(r"$\Lambda = 0$", 0.08, 0.12), (r"$\Lambda = 1$", 0.13, 0.42),
-                       ("2", 0.285, 0.478), ("3", 0.41, 0.36)]:
+                       ("2", 0.285, 0.478), ("3", 0.392, 0.335)]:
         ax.text(x, y, text, fontsize=11, ha="center", va="center", color="#333333")
     sc = None
     for data, size, kind in ((runs, 70, "chapter"), (stored, 260, "stored")):
@@ -91,7 +91,8 @@ def phase_diagram(runs: Runs, stored: Runs | None = None, order: int = 2):
         else:
             sc = ax.scatter([p[0] for p in pts], [p[1] for p in pts], c=slopes, cmap="RdBu_r",
                             vmin=-0.5, vmax=0.5, s=size, zorder=5, label=label, **style)
-    offsets = {(0.35, 0.45): ((-16, -14), "right"), (0.45, 0.45): ((0, -26), "center")}
+    # each label beside its point, clear of the region labels and of the other points
+    offsets = {(0.35, 0.45): ((-16, -14), "right"), (0.45, 0.45): ((4, -24), "right")}
     for p in E3_POINTS:
         k = phase_line(*p)
         if k is not None:
@@ -422,12 +423,15 @@ def spike_emergence_counts(runs: Runs | None, activations=("tanh", "shifted_tanh
         rows = {act: table[(a1, a2, act)] for act in activations if (a1, a2, act) in table}
         Ns = sorted({int(n) for row in rows.values() for n in row["N"]})
         ax.axhline(every, color=cplt.PALETTE["theory"], linestyle="--", linewidth=1.3)
+        # labels on a white ground, so that no grid line or marker runs through them
+        ground = dict(boxstyle="square,pad=0.1", fc="white", ec="none", alpha=0.9)
         ax.text(Ns[0] / 1.25, every + 0.08, rf"$1 + \Lambda = {every}$", fontsize=9,
-                va="bottom", color=cplt.PALETTE["theory"])
+                va="bottom", color=cplt.PALETTE["theory"], bbox=ground, zorder=6)
         ax.axhline(odd, color=cplt.ACTIVATION_STYLE["tanh"]["color"], linestyle=":",
                    linewidth=1.6)
         ax.text(Ns[0] / 1.25, odd - 0.08, rf"$\tanh$: $1 + \lfloor \Lambda/2 \rfloor = {odd}$",
-                fontsize=9, va="top", color=cplt.ACTIVATION_STYLE["tanh"]["color"])
+                fontsize=9, va="top", color=cplt.ACTIVATION_STYLE["tanh"]["color"], bbox=ground,
+                zorder=6)
         for act, row in rows.items():
             mean = row["mean"]
             err = np.stack([mean - row["min"], row["max"] - mean])

@@ -580,13 +580,13 @@ def content_table(runs: Runs | None, point=(0.30, 0.45)) -> str:
     Ns = sorted(runs.where(alpha1=point[0], alpha2=point[1]).unique("N"))
     tag = {N: "*" if counts[(N, "reused", "run")]["dtype"] == "float32" else " " for N in Ns}
     lines = ["seeds whose census counts a k = 2 spike; the null run's edge (range)",
-             f"{'N':>5}  seeds  {'reused':<15} {'null':<15} {'fresh':<10} edge"]
+             f"{'N':>5}  seeds  {'reused':<19} {'null':<19} {'fresh':<13} edge"]
     for N in Ns:
         run = counts[(N, "reused", "run")]
         null, fresh = counts.get((N, "reused", "null")), counts.get((N, "fresh", "run"))
         edges = runs.where(N=N, alpha1=point[0], alpha2=point[1], batch="reused").values("edge")
-        lines.append(f"{N:>5}{tag[N]} {run['seeds']:>5}  {cell(run, key='fraction'):<15} "
-                     f"{cell(null, key='fraction'):<15} {cell(fresh, key='fraction'):<10} "
+        lines.append(f"{N:>5}{tag[N]} {run['seeds']:>5}  {cell(run, key='fraction'):<19} "
+                     f"{cell(null, key='fraction'):<19} {cell(fresh, key='fraction'):<13} "
                      f"{fmt(edges.min(), 2)}-{fmt(edges.max(), 2)}")
     lines += ["", "1000 cos^2 with beta*_2: reused k = 2 spike, best null, best fresh",
               f"{'N':>5}  {'k = 2 spike':<18} {'best null':<18} best fresh"]

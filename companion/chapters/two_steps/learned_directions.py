@@ -37,8 +37,8 @@ import numpy as np
 from companion.core.alignment import cos2_with_directions
 from companion.core.experiment import Experiment
 from companion.core.finite_n import predicted_terms
-from companion.core.network import run_two_steps
 from companion.core.intervals import clopper_pearson, t_intervals
+from companion.core.network import run_two_steps
 from companion.core.runs import Runs
 from companion.core.spectra import top_singular
 from companion.core.spikes import (
@@ -228,8 +228,9 @@ def count_by_N(runs: Runs, point=E12_POINTS[0], k: int = 2, level: float = 0.95)
     """How often the census counts a spike of order ``k`` at ``point``, size by size: one
     dict per (N, batch, run or null) with ``seeds``, ``fraction`` (of the seeds whose
     census counts one; the null run's spikes are counted against the same edge) and its
-    exact (Clopper-Pearson) interval ``low``, ``high`` (:func:`companion.core.intervals.clopper_pearson`); ``dtype`` ("float32" where the
-    size ran in float32)."""
+    exact (Clopper-Pearson) interval ``low``, ``high``
+    (:func:`companion.core.intervals.clopper_pearson`); ``dtype`` ("float32" where the size
+    ran in float32)."""
     out = []
     sel = runs.where(alpha1=point[0], alpha2=point[1])
     for (N, batch), group in sorted(sel.groups("N", "batch").items()):

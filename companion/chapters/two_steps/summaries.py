@@ -437,8 +437,8 @@ def spike_content(runs: Runs | None, point=(0.30, 0.45), control=(0.25, 0.38)) -
       ``N`` (``N_small``; ``N_big``, the largest size, ``seeds_big`` seeds, float32) whose
       census counts a k = 2 spike, ``null_counted_big`` the same for the null run;
       ``k2_frac``, ``null_frac``, ``k2_frac_big`` the fractions at ``N`` and ``N_big`` with
-      exact (Clopper-Pearson) 95% intervals ``*_ci``; ``count_from``: the smallest size from which the census counts it
-      in at least half the seeds at every larger size ("none" if it does not);
+      exact (Clopper-Pearson) 95% intervals ``*_ci``; ``count_from``: the smallest size
+      from which the census counts it in at least half the seeds at every larger size ("none" if it does not);
       ``k2_st``, ``k2_pred``, ``null_k2_st``, ``null_k2_pred``: the k = 2 separate
       strengths of the run and of the null run, measured and predicted (``*_big`` at
       ``N_big``); ``edge_low``, ``edge_high`` (``*_big``): the range of the null run's edge

@@ -118,6 +118,10 @@ def _table(res: dict) -> str:
         f"{k} {v}" for k, v in res["n_outliers"].items()))
     lines.append(f"theory: Lambda = {res['lambda_theory']} (the paper's formula); spikes in all "
                  f"for this activation = {res['n_spikes_theory']} (the companion's count)")
+    if res.get("n_spikes_predicted") is not None:
+        n = res["n_spikes_predicted"]
+        lines.append(f"finite-N prediction at this N: {n} spike{'' if n == 1 else 's'} (terms "
+                     f"above the census's threshold {res['spike_threshold_predicted']:.4g})")
     names = p["target"].split("+")
     lines.append(f"{'direction':10s} {'top cos^2':>10s} {'theory':>8s} {'top-4 proj':>11s} "
                  f"{'learnable':>10s}")

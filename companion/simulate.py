@@ -16,6 +16,7 @@ from companion.core.spectra import count_outliers, mp_edges, top_singular, top_s
 from companion.core.spikes import (
     K_POWERS,
     TOP,
+    bbp_detection_strength,
     off_powers,
     spike_census,
     spike_records,
@@ -65,7 +66,13 @@ def simulate(N: int = _D["N"], d: int | None = None, n: int | None = None,
     each record also has ``strength_predicted``, the finite-N prediction of that term's
     separate strength (:func:`companion.core.finite_n.predicted_terms`, book: dv-finite-n;
     ``None`` for a fresh batch or an activation with a kink, where it is not derived);
-    ``seconds``.
+    ``n_spikes_predicted``: the count that prediction gives at this N, beside the measured
+    ``n_outliers["W2_vs_null"]``: the terms k = 0..K_POWERS-1 (the first spike included)
+    whose predicted separate strength exceeds ``spike_threshold_predicted``, the strength
+    the census needs (:func:`companion.core.spikes.bbp_detection_strength`, calibrated by
+    E13) against the edge it counts against (the null run's bulk edge with ``null=True``,
+    else W2's own top singular value off the powers of a); ``None`` where the prediction is
+    not derived; ``seconds``.
     """
     t0 = time.perf_counter()
     N = positive_int(N, "N")
@@ -139,12 +146,24 @@ def simulate(N: int = _D["N"], d: int | None = None, n: int | None = None,
         out["spike_edge"] = _r(edge_self)
         out["spikes"] = _records(spike_records(run.W2, run.a, tgt.directions, edge_self,
                                                W2_triplets, base=run.W0))
+    count_edge = out["null_bulk_edge"] if null else edge_self
+    out["n_spikes_predicted"], out["spike_threshold_predicted"] = (
+        (None, None) if predicted is None else predicted_count(predicted[False], count_edge))
     for key, is_null in (("spikes", False), ("edge_spikes", False), ("null_spikes", True)):
         strengths = None if predicted is None else predicted.get(is_null)
         for rec in out.get(key, []):
             rec["strength_predicted"] = None if strengths is None else _r(strengths[rec["k"]])
     out["seconds"] = round(time.perf_counter() - t0, 2)
     return out
+
+
+def predicted_count(strengths, edge: float) -> tuple[int, float]:
+    """(count, threshold): how many of the predicted separate ``strengths`` of the terms
+    k = 0, 1, ... exceed the strength the census needs against a bulk of edge ``edge``
+    (:func:`companion.core.spikes.bbp_detection_strength`: the BBP position clears the edge by
+    the census's 2% margin; E13 measured the census's half-detection strength there)."""
+    threshold = bbp_detection_strength(float(edge))
+    return int(np.sum(np.asarray(strengths, float) > threshold)), _r(threshold)
 
 
 def _predicted(N: int, psi: float, alpha1, alpha2, batch, activation, target, noise, c1, c2,

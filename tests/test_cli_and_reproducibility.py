@@ -175,3 +175,34 @@ def test_spike_records_do_not_depend_on_how_many_values_are_reported():
     assert len(outs[0]["spikes"]) >= 2
     assert outs[0]["spikes"] == outs[1]["spikes"] == outs[2]["spikes"]
     assert outs[0]["spike_edge"] == outs[1]["spike_edge"] == outs[2]["spike_edge"]
+
+
+def test_simulate_reports_the_predicted_count_beside_the_measured_one():
+    """``n_spikes_predicted``: the terms whose finite-N predicted strength clears the
+    census's threshold against the null run's edge, computed directly here; at these tiny
+    sizes it agrees with the census's count (N = 256: the first spike only; N = 512, seed 0:
+    the k = 1 spike too, predicted 1.35 against a threshold of 1.23, measured 1.45)."""
+    from companion.core.finite_n import predicted_terms
+    from companion.core.spikes import K_POWERS, bbp_detection_strength
+    from companion.core.targets import make_target
+    from companion.simulate import simulate
+
+    res = _cli("simulate", "--N", "512", "--alpha1", "0.38", "--alpha2", "0.45",
+               "--activation", "shifted_tanh", "--null", "--seed", "0", "--json")
+    assert res.returncode == 0, res.stderr
+    out = json.loads(res.stdout)
+    assert out["n_spikes_predicted"] == out["n_outliers"]["W2_vs_null"] == 2
+    # the direct computation: the prediction as simulate makes it (12 nodes per sample
+    # dimension), against the threshold at the null run's edge
+    strengths = predicted_terms(512, 0.38, 0.45, "shifted_tanh",
+                                make_target("he1", 8, np.random.default_rng(0), 0.0),
+                                K=K_POWERS, sample_nodes=12)["strength"]
+    threshold = bbp_detection_strength(out["null_bulk_edge"])
+    assert out["spike_threshold_predicted"] == pytest.approx(threshold, rel=1e-5)
+    assert out["n_spikes_predicted"] == int(np.sum(strengths > threshold))
+    small = simulate(N=256, alpha1=0.38, alpha2=0.45, activation="shifted_tanh", null=True,
+                     seed=0)
+    assert small["n_spikes_predicted"] == small["n_outliers"]["W2_vs_null"] == 1
+    # where the prediction is not derived (a fresh batch), it says so
+    fresh = simulate(N=128, alpha1=0.38, alpha2=0.45, batch="fresh", null=True, seed=0)
+    assert fresh["n_spikes_predicted"] is None and fresh["spike_threshold_predicted"] is None

@@ -4,7 +4,7 @@
 A :class:`Run` is one unit of work: the parameters of one point, one seed, and the result
 of the experiment's unit function (a dict of numbers and arrays). :class:`Runs` is a list
 of them with the few operations a chapter needs: select by parameters, group, stack a
-result over the runs, and summarize over seeds (mean and a bootstrap interval). The same
+result over the runs, and summarize over seeds (mean and a Student-t interval). The same
 object comes out of a chapter's own computation (:meth:`companion.core.experiment.Experiment.run`),
 out of ``reproduce`` and out of the stored runs (:func:`companion.core.store.load`), so a figure
 function that draws one draws all three.
@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator
 
 import numpy as np
+
+from companion.core.intervals import t_intervals
 
 
 @dataclass(frozen=True)
@@ -115,11 +117,10 @@ class Runs:
         """Mean of a result over the runs (typically the seeds of one point)."""
         return self.values(key).mean(axis=0)
 
-    def interval(self, key: str, level: float = 0.95, draws: int = 2000,
-                 seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
-        """Bootstrap interval of the mean of a result over the runs (resampling the runs
-        with replacement, ``draws`` times, from a fixed seed): (low, high)."""
-        return bootstrap_interval(self.values(key), level, draws, seed)
+    def interval(self, key: str, level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
+        """Student-t interval of the mean of a result over the runs (typically a few
+        seeds; :func:`companion.core.intervals.t_interval`, NaN with one run): (low, high)."""
+        return t_intervals(self.values(key), level)[1:]
 
 
 _MISSING = object()
@@ -129,7 +130,11 @@ def bootstrap_interval(values, level: float = 0.95, draws: int = 2000, seed: int
                        statistic: Callable = np.mean) -> tuple[np.ndarray, np.ndarray]:
     """Percentile bootstrap interval of ``statistic`` over axis 0 of ``values`` (the runs,
     e.g. the seeds of one point), resampled with replacement from ``default_rng(seed)``.
-    With one value the interval is that value."""
+    With one value the interval is that value.
+
+    Not for a mean or a fraction over a few seeds (use :mod:`companion.core.intervals`:
+    a t interval, an exact binomial one); kept for statistics with no such formula (the
+    half-detection strength of E13, the log-log slopes of ``fs-obs-convergence``)."""
     v = np.asarray(values, float)
     if v.shape[0] == 0:
         raise ValueError("bootstrap_interval needs at least one value")

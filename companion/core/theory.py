@@ -1,12 +1,13 @@
 """The theory's predictions as plain functions of the parameters
 (book: dv-sec-one-step, dv-sec-two-steps, dv-sec-reuse).
 
-What the paper states (book: dv-paper-two-steps, dv-paper-reuse): W2 is a spiked random matrix
-whose outliers are learned directions, their number is set by
+What the paper states (abstract; book: dv-paper-two-steps, dv-paper-reuse): W2 is a spiked
+random matrix whose outliers are learned directions, their number is set through
+floor(alpha2 / (1/2 - alpha1)); fresh batches learn only information-exponent-one
+directions, reused batches can learn more "provided that alpha1, alpha2 are chosen
+properly". What the public summary (AI-written, not endorsed by the authors) adds: the cap,
 Lambda(alpha1, alpha2) = min(L - 1, floor(alpha2 / (1/2 - alpha1))) (L: "the degree of the
-polynomial expansion"); alpha1 + alpha2 < 1/2 makes two steps act as one; fresh batches
-learn only information-exponent-one directions, reused batches can learn more "provided
-that alpha1, alpha2 are chosen properly".
+polynomial expansion"), and that alpha1 + alpha2 < 1/2 makes two steps act as one.
 What the companion derives (from the predecessors' mechanism, book: dv-expansion) and reads into
 it: Lambda counts the spike terms k = 1..Lambda beyond the first spike, so 1 + Lambda
 outliers in all when every term exists; an odd activation keeps only the even orders
@@ -37,10 +38,10 @@ _MOMENT_TOL = 1e-8
 
 
 def lambda_count(alpha1: float, alpha2: float, L: int | None = None) -> int:
-    """Lambda(alpha1, alpha2) = min(L - 1, floor(alpha2 / (1/2 - alpha1))) (the paper's
-    formula: abstract and summary; book: dv-exponents). The summary calls it "the number of these
-    outliers"; the companion's derivation reads it as the number of spike terms k = 1..Lambda
-    beyond the first spike (:func:`n_spikes`).
+    """Lambda(alpha1, alpha2) = min(L - 1, floor(alpha2 / (1/2 - alpha1))) (the floor is the
+    abstract's, the cap L - 1 the AI-written public summary's; book: dv-exponents). The
+    summary calls it "the number of these outliers"; the companion's derivation reads it as
+    the number of spike terms k = 1..Lambda beyond the first spike (:func:`n_spikes`).
 
     ``L`` is the degree of a polynomial activation (``None``: not polynomial, no cap). A
     point on a line alpha2 = k (1/2 - alpha1) counts as k (:func:`phase_line`).

@@ -47,3 +47,17 @@ def test_bootstrap_interval_brackets_the_mean_and_is_seeded():
 def test_run_units_calls_the_unit_with_params_and_seed():
     runs = run_units(lambda x, seed: {"y": x + seed}, [({"x": 1}, 0), ({"x": 1}, 5)])
     assert runs.values("y").tolist() == [1, 6] and runs[1].params == {"x": 1}
+
+
+def test_interval_of_a_mean_over_runs_is_the_t_interval():
+    from scipy import stats
+
+    sel = _runs().where(N=200, alpha1=0.35, batch="reused")      # x = 70, 71, 72
+    low, high = sel.interval("x")
+    half = stats.t.ppf(0.975, 2) * 1.0 / np.sqrt(3)              # s = 1 over 3 runs
+    assert (float(low), float(high)) == pytest.approx((71 - half, 71 + half))
+    lo_v, hi_v = sel.interval("v")                                # per entry; v = seed
+    np.testing.assert_allclose(lo_v, 1 - half)
+    np.testing.assert_allclose(hi_v, 1 + half)
+    one = Runs([sel[0]])
+    assert np.all(np.isnan(one.interval("x")))                    # one run: no spread

@@ -3,11 +3,11 @@ dv-first-direction).
 
 The paper states (abstract): with a fresh batch the second step learns only directions of
 information exponent one; with the batch reused it can learn directions of higher exponent
-"provided that alpha1, alpha2 are chosen properly" (the summary: for example He_3, if
-Lambda(alpha1, alpha2) >= 2). The companion derives the mechanism (book: dv-expansion,
-dv-learnability): with reuse the second step's pre-activation change contains the self term y_i
-sigma'(w_j^T x_i) eta1 a_j / psi, so the spikes of W2 carry powers of y, and beta* enters through
-kappa_{k,r} E[z y^(r+1)].
+"provided that alpha1, alpha2 are chosen properly" (the AI-written public summary, not
+endorsed by the authors: for example He_3, if Lambda(alpha1, alpha2) >= 2). The companion
+derives the mechanism (book: dv-expansion, dv-learnability): with reuse the second step's
+pre-activation change contains the self term y_i sigma'(w_j^T x_i) eta1 a_j / psi, so the
+spikes of W2 carry powers of y, and beta* enters through kappa_{k,r} E[z y^(r+1)].
 
 What is here (nothing draws; the figures are in :mod:`companion.chapters.reuse_vs_fresh.figures`):
 

@@ -341,7 +341,7 @@ def left_vectors(runs: Runs, rows: int = 6):
 
 def spike_emergence_strengths(runs: Runs | None, activations=("shifted_tanh", "gelu")):
     """Separate strength of each term k against N (log-log), one row per point and one
-    column per activation: markers the mean over seeds with a 95% bootstrap interval, solid
+    column per activation: markers the mean over seeds with a 95% t interval over the seeds, solid
     lines the finite-N prediction of each term (:func:`companion.core.finite_n.predicted_terms`,
     book: dv-finite-n) on N = 2^j from the smallest stored N to 16 times the largest, grey
     dashed the threshold (half the null run's bulk edge: 1 for the W0 bulk at N = d; higher
@@ -458,8 +458,8 @@ def spike_content(runs: Runs, N: int | None = None, counted_only: bool = False):
     Top row: cos^2 of each spike's right vector with each target direction (He_1's
     beta*_1 left, He_3's beta*_2 right) by the spike's order k, at size ``N`` (default
     :func:`~companion.chapters.two_steps.learned_directions.full_size`): one marker per (point,
-    batch), reused and fresh runs in colour, their null runs in grey; bars: 95% bootstrap
-    intervals over the seeds that have that spike; dotted: chance 1/d; log scale. By
+    batch), reused and fresh runs in colour, their null runs in grey; bars: 95% t
+    intervals over the seeds that have that spike (none with one seed); dotted: chance 1/d; log scale. By
     default every spike on the powers of a is read, counted or not
     (:func:`~companion.chapters.two_steps.learned_directions.direction_carriers` with
     ``counted_only=False``); ``counted_only=True`` keeps the census's spikes only.
@@ -469,7 +469,8 @@ def spike_content(runs: Runs, N: int | None = None, counted_only: bool = False):
     reused run, its null run, fresh run); right, the k = 2 spike's cos^2 with beta*_2
     (reused, :func:`~companion.chapters.two_steps.learned_directions.content_by_N`), against the
     largest of any null-run spike and of any fresh-batch spike on the powers of a; bars:
-    95% bootstrap intervals over the seeds."""
+    exact (Clopper-Pearson) 95% intervals of the fractions (left) and 95% t intervals over
+    the seeds of the means (right)."""
 
     N = full_size(runs) if N is None else N
     rows = direction_carriers(runs, N, counted_only=counted_only)

@@ -37,8 +37,9 @@ import numpy as np
 from companion.core.alignment import cos2_with_directions
 from companion.core.experiment import Experiment
 from companion.core.finite_n import predicted_terms
+from companion.core.intervals import clopper_pearson, t_intervals
 from companion.core.network import run_two_steps
-from companion.core.runs import Runs, bootstrap_interval
+from companion.core.runs import Runs
 from companion.core.spectra import top_singular
 from companion.core.spikes import (
     K_POWERS,
@@ -141,13 +142,18 @@ def spike_rows(runs: Runs) -> list[dict]:
     return rows
 
 
+# a squared cosine lies in [0, 1]: its t intervals over a few seeds are cut to that range
+COS2_RANGE = (0.0, 1.0)
+
+
 def direction_carriers(runs: Runs, N: int | None = None, level: float = 0.95,
                        counted_only: bool = True) -> list[dict]:
     """Which spike carries which direction, at size ``N`` (default: the largest): one dict
     per (alpha1, alpha2, batch, run or null, order k) with ``detected`` (fraction of the
     seeds where a spike of that order is counted), and per target direction j
-    ``cos2_mean[j]`` with its bootstrap interval ``cos2_low[j]``, ``cos2_high[j]`` (over
-    the seeds where it is counted; the largest cos^2 if a seed counts two spikes of that
+    ``cos2_mean[j]`` with its 95% Student-t interval ``cos2_low[j]``, ``cos2_high[j]``
+    (:func:`companion.core.intervals.t_interval`, NaN with one seed; over the seeds where
+    it is counted; the largest cos^2 if a seed counts two spikes of that
     order), and ``chance`` = 1/d.
 
     ``counted_only=False`` reads the content whether or not the census counts the spike:
@@ -174,7 +180,7 @@ def direction_carriers(runs: Runs, N: int | None = None, level: float = 0.95,
                 if not per_seed and k > 0:
                     continue
                 vals = np.array(per_seed) if per_seed else np.zeros((0, 1))
-                low, high = (bootstrap_interval(vals, level) if len(vals)
+                low, high = (t_intervals(vals, level, COS2_RANGE)[1:] if len(vals)
                              else (np.full(1, np.nan), np.full(1, np.nan)))
                 out.append({"alpha1": a1, "alpha2": a2, "batch": batch, "run": name, "k": k,
                             "N": N, "seeds": len(group),
@@ -222,14 +228,15 @@ def count_by_N(runs: Runs, point=E12_POINTS[0], k: int = 2, level: float = 0.95)
     """How often the census counts a spike of order ``k`` at ``point``, size by size: one
     dict per (N, batch, run or null) with ``seeds``, ``fraction`` (of the seeds whose
     census counts one; the null run's spikes are counted against the same edge) and its
-    bootstrap interval over the seeds ``low``, ``high``; ``dtype`` ("float32" where the
-    size ran in float32)."""
+    exact (Clopper-Pearson) interval ``low``, ``high``
+    (:func:`companion.core.intervals.clopper_pearson`); ``dtype`` ("float32" where the size
+    ran in float32)."""
     out = []
     sel = runs.where(alpha1=point[0], alpha2=point[1])
     for (N, batch), group in sorted(sel.groups("N", "batch").items()):
         for suffix, name in (("", "run"), ("_null", "null")):
             hits = np.array([has_order(r, k, suffix) for r in group], float)
-            low, high = bootstrap_interval(hits, level)
+            low, high = clopper_pearson(int(hits.sum()), len(hits), level)
             out.append({"N": N, "batch": batch, "run": name, "seeds": len(group),
                         "fraction": float(hits.mean()), "low": float(low), "high": float(high),
                         "dtype": group[0].params.get("dtype", "float64")})
@@ -241,7 +248,7 @@ def content_by_N(runs: Runs, point=E12_POINTS[0], k: int = 2, j: int = 1,
     """What the spike of order ``k`` carries of target direction ``j`` at ``point``, size by
     size (counted or not, :func:`carrier_cos2`): one dict per (N, batch) with ``seeds``,
     ``present`` (fraction of seeds with such a spike), ``mean``, ``low``, ``high`` (seed
-    mean of its cos^2 and bootstrap interval over the seeds that have one), ``null_mean``,
+    mean of its cos^2 and 95% Student-t interval over the seeds that have one, NaN with one), ``null_mean``,
     ``null_low``, ``null_high`` (the same for the largest cos^2 of any null-run spike on
     the powers of a, :func:`max_cos2`), ``max_mean``, ``max_low``, ``max_high`` (the
     largest of the run's own spikes on the powers of a: a fresh batch's best carrier) and
@@ -252,10 +259,10 @@ def content_by_N(runs: Runs, point=E12_POINTS[0], k: int = 2, j: int = 1,
         vals = np.array([carrier_cos2(r, k, j) for r in group])
         have = vals[np.isfinite(vals)]
         nulls = np.array([max_cos2(r, j) for r in group])
-        low, high = bootstrap_interval(have, level) if len(have) else (np.nan, np.nan)
-        nlow, nhigh = bootstrap_interval(nulls, level)
+        low, high = t_intervals(have, level, COS2_RANGE)[1:] if len(have) else (np.nan, np.nan)
+        nlow, nhigh = t_intervals(nulls, level, COS2_RANGE)[1:]
         best = np.array([max_cos2(r, j, suffix="") for r in group])
-        blow, bhigh = bootstrap_interval(best, level)
+        blow, bhigh = t_intervals(best, level, COS2_RANGE)[1:]
         out.append({"N": N, "batch": batch, "seeds": len(group),
                     "present": len(have) / len(group),
                     "mean": float(have.mean()) if len(have) else float("nan"),

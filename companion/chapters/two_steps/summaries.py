@@ -285,7 +285,7 @@ def exponent_check(runs: Runs | None) -> Numbers:
 def local_slopes_table(runs: Runs | None) -> str:
     """The table of the exponent check (``ts-obs-exponents``): for T_0 and T_2 at each E4
     pair, the predicted exponent and the local slopes of the stored runs between consecutive
-    sizes with 95% bootstrap intervals over the seeds."""
+    sizes with 95% Welch t intervals over the seeds."""
     if runs is None or not len(runs):
         return NO_RUNS
     lines = ["term  (alpha1, alpha2)  theory   local slope [95% interval]"]
@@ -417,8 +417,8 @@ def spike_content(runs: Runs | None, point=(0.30, 0.45), control=(0.25, 0.38)) -
     :func:`companion.chapters.two_steps.learned_directions.full_size`), read with
     :func:`companion.chapters.two_steps.learned_directions.direction_carriers`
     (``counted_only=False``: every spike on the powers of a, counted or not). cos^2 of a
-    right vector with beta*_1 (He_1) and beta*_2 (He_3), seed means and 95% bootstrap
-    intervals over the seeds (``*_ci``), at ``point`` with the reused batch:
+    right vector with beta*_1 (He_1) and beta*_2 (He_3), seed means and 95% Student-t
+    intervals over the seeds cut to [0, 1] (``*_ci``), at ``point`` with the reused batch:
 
     * ``k0_he1``, ``k0_he3``: the first spike; ``k1_he1``, ``k1_he3``: the k = 1 spike;
       ``k2_he1``, ``k2_he3``: the k = 2 spike, ``k2_he3_min`` its smallest value over the
@@ -437,8 +437,8 @@ def spike_content(runs: Runs | None, point=(0.30, 0.45), control=(0.25, 0.38)) -
       ``N`` (``N_small``; ``N_big``, the largest size, ``seeds_big`` seeds, float32) whose
       census counts a k = 2 spike, ``null_counted_big`` the same for the null run;
       ``k2_frac``, ``null_frac``, ``k2_frac_big`` the fractions at ``N`` and ``N_big`` with
-      intervals ``*_ci``; ``count_from``: the smallest size from which the census counts it
-      in at least half the seeds at every larger size ("none" if it does not);
+      exact (Clopper-Pearson) 95% intervals ``*_ci``; ``count_from``: the smallest size
+      from which the census counts it in at least half the seeds at every larger size ("none" if it does not);
       ``k2_st``, ``k2_pred``, ``null_k2_st``, ``null_k2_pred``: the k = 2 separate
       strengths of the run and of the null run, measured and predicted (``*_big`` at
       ``N_big``); ``edge_low``, ``edge_high`` (``*_big``): the range of the null run's edge
@@ -561,7 +561,7 @@ def content_table(runs: Runs | None, point=(0.30, 0.45)) -> str:
     its null run, fresh batch) and the range of the null run's edge over the seeds, then
     1000 times the cos^2 with beta*_2 of the reused batch's k = 2 spike (counted or not)
     against the largest of any null-run spike and of any fresh-batch spike on the powers
-    of a; seed means with 95% bootstrap intervals over the seeds
+    of a; seed means with 95% t intervals over the seeds (fractions: exact Clopper-Pearson)
     (:func:`companion.chapters.two_steps.learned_directions.count_by_N`,
     :func:`~companion.chapters.two_steps.learned_directions.content_by_N`)."""
     if runs is None or not len(runs):
@@ -580,13 +580,13 @@ def content_table(runs: Runs | None, point=(0.30, 0.45)) -> str:
     Ns = sorted(runs.where(alpha1=point[0], alpha2=point[1]).unique("N"))
     tag = {N: "*" if counts[(N, "reused", "run")]["dtype"] == "float32" else " " for N in Ns}
     lines = ["seeds whose census counts a k = 2 spike; the null run's edge (range)",
-             f"{'N':>5}  seeds  {'reused':<15} {'null':<15} {'fresh':<10} edge"]
+             f"{'N':>5}  seeds  {'reused':<19} {'null':<19} {'fresh':<13} edge"]
     for N in Ns:
         run = counts[(N, "reused", "run")]
         null, fresh = counts.get((N, "reused", "null")), counts.get((N, "fresh", "run"))
         edges = runs.where(N=N, alpha1=point[0], alpha2=point[1], batch="reused").values("edge")
-        lines.append(f"{N:>5}{tag[N]} {run['seeds']:>5}  {cell(run, key='fraction'):<15} "
-                     f"{cell(null, key='fraction'):<15} {cell(fresh, key='fraction'):<10} "
+        lines.append(f"{N:>5}{tag[N]} {run['seeds']:>5}  {cell(run, key='fraction'):<19} "
+                     f"{cell(null, key='fraction'):<19} {cell(fresh, key='fraction'):<13} "
                      f"{fmt(edges.min(), 2)}-{fmt(edges.max(), 2)}")
     lines += ["", "1000 cos^2 with beta*_2: reused k = 2 spike, best null, best fresh",
               f"{'N':>5}  {'k = 2 spike':<18} {'best null':<18} best fresh"]

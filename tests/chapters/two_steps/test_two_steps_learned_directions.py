@@ -5,6 +5,7 @@ import pytest
 
 from companion.chapters.two_steps import learned_directions as ld
 from companion.chapters.two_steps.figures import spike_content
+from companion.core.intervals import clopper_pearson, t_interval
 from companion.core.spikes import K_POWERS, TOP
 
 
@@ -76,11 +77,16 @@ def test_counts_and_content_by_size(runs):
         hits = [bool(np.any(r["counted" + suffix] & (r["order" + suffix] == 2))) for r in group]
         assert t["fraction"] == pytest.approx(np.mean(hits)) and t["seeds"] == 2
         assert t["low"] <= t["fraction"] <= t["high"] and t["dtype"] == "float64"
+        # the interval of a fraction of seeds is the exact (Clopper-Pearson) one
+        assert (t["low"], t["high"]) == pytest.approx(clopper_pearson(sum(hits), len(hits)))
     for t in ld.content_by_N(runs, point):
         group = runs.where(N=t["N"], alpha1=point[0], alpha2=point[1], batch=t["batch"])
         nulls = [ld.max_cos2(r) for r in group]
         assert t["null_mean"] == pytest.approx(np.mean(nulls))
         assert t["null_low"] <= t["null_mean"] <= t["null_high"]
+        # the interval of a mean over seeds is the t interval, cut to [0, 1]
+        ref = t_interval(nulls, bounds=(0.0, 1.0))
+        assert (t["null_low"], t["null_high"]) == pytest.approx((ref.low, ref.high))
         assert t["max_mean"] >= t["null_mean"] or t["batch"] == "fresh"
         vals = [v for v in (ld.carrier_cos2(r) for r in group) if np.isfinite(v)]
         assert t["present"] == len(vals) / 2

@@ -202,7 +202,7 @@ def test_exponent_check_recovers_chosen_slopes():
     out = ts.exponent_check(runs)
     assert out.t0 == "+0.45" and out.k2_35 == "+0.30" and out.k2_20 == "+0.30"
     low, high = (float(v) for v in out.k2_40_ci.strip("[]").split(", "))
-    assert low < 0.30 < high and high - low < 0.1      # bootstrap over the seeds
+    assert low < 0.30 < high and high - low < 0.1      # Welch t over the seeds
     assert out.Nmax == "4096" and out.seeds == "3" and out.precision == "n/a"
     assert out.delta == f"{4096 ** -0.15:.2g}"
     assert set(ts.exponent_check(None).as_dict().values()) == {"n/a"}
@@ -319,13 +319,16 @@ def test_spike_content_reads_each_spike_against_the_null_run():
     assert out.k2_st_big == "1.25" and out.k2_pred_big == "1.3" and out.edge_high_big == "2.5"
     assert 0 < float(out.k2_cos2_pred) < 0.2         # predicted_terms' own part at 2048
     table = ts.content_table(runs).splitlines()
-    assert any(line.startswith(" 2048*     2  0.5 [0, 1]") for line in table), table
-    assert any(line.startswith("  512  32 [30, 34]") for line in table), table
+    # 1 of 2 seeds: the exact (Clopper-Pearson) interval [0.013, 0.987]
+    assert any(line.startswith(" 2048*     2  0.5 [0.013, 0.99]") for line in table), table
+    # 30, 32, 34 (x 1000) over 3 seeds: 32 +- t_2(0.975) 2 / sqrt(3) = 32 +- 4.97
+    assert any(line.startswith("  512  32 [27, 37]") for line in table), table
     assert max(len(line) for line in table) <= 76
     assert ts.content_table(None) == "no stored runs"
     assert float(out.k2_pred_next) > 1.0            # predicted_terms at 2048, he1+he3
     low, high = (float(x) for x in out.k2_he3_ci.strip("[]").split(","))
-    assert 0.03 <= low <= 0.032 <= high <= 0.034
+    half = 4.302653 * 0.002 / np.sqrt(3)            # the t interval over the 3 seeds
+    assert (low, high) == pytest.approx((0.032 - half, 0.032 + half), abs=5e-4)
     assert ts.spike_content(None).k2_he3 == "n/a"
 
 

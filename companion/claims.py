@@ -12,6 +12,7 @@ the test, the experiment and its data file), and that every experiment is mapped
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from companion.reproduce import CATALOG
 
@@ -164,6 +165,14 @@ def _test_cell(test: str) -> str:
     return f"*{words}* ({path.removeprefix('tests/')})"
 
 
+def _downloads(eid: str, kinds) -> str:
+    """Download links (the build copies the files into the book) to the stored files of
+    experiment ``eid`` that exist, one per kind ("csv", "json", "npz")."""
+    folder = Path(__file__).resolve().parent / "data" / "paper"
+    return ", ".join(f"{{download}}`{eid}.{kind} <../{DATA_DIR}/{eid}.{kind}>`"
+                     for kind in kinds if (folder / f"{eid}.{kind}").is_file())
+
+
 def render() -> str:
     """The registry page (MyST markdown) generated from :data:`CLAIMS` and the catalog."""
 
@@ -182,7 +191,7 @@ def render() -> str:
         "|---|---|---|---|",
     ]
     for c in CLAIMS:
-        data = ", ".join(f"{e}.csv" for e in c.experiments) or "-"
+        data = ", ".join(_downloads(e, ("csv",)) for e in c.experiments) or "-"
         lines.append(f"| **{c.source[0].upper() + c.source[1:]}.** {_cell(c.claim)} | "
                      f"{{numref}}`{c.figure}` | {_test_cell(c.test)} | {data} |")
     lines += [
@@ -194,8 +203,8 @@ def render() -> str:
         "(`small`) or at paper scale (`paper`); the chapters draw the stored paper-scale runs "
         f"in `{DATA_DIR}/`.",
         "",
-        "| id | what | book sizes | paper sizes |",
-        "|---|---|---|---|",
+        "| id | what | book sizes | paper sizes | stored data |",
+        "|---|---|---|---|---|",
     ]
     for eid, entry in CATALOG.items():
         exp = entry.experiment
@@ -212,7 +221,8 @@ def render() -> str:
                 text += f"; {z['float32']['N']} in float32, seeds {z['float32']['seeds']}"
             return text.replace("[", "").replace("]", "")
 
-        lines.append(f"| {eid} | {_cell(exp.title)} | {sizes('small')} | {sizes('paper')} |")
+        lines.append(f"| {eid} | {_cell(exp.title)} | {sizes('small')} | {sizes('paper')} | "
+                     f"{_downloads(eid, ('csv', 'json', 'npz')) or '-'} |")
     lines += [
         "",
         "## Reproduce and use the data",

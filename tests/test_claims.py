@@ -5,6 +5,7 @@ experiments; every experiment is mapped; the page is generated from the table.""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from companion import claims
@@ -59,3 +60,15 @@ def test_claims_page_is_generated_from_the_table():
     assert page == claims.render(), "run: python -m companion.claims > book/registry.md"
     assert "book/registry" in (ROOT / "_toc.yml").read_text()
     assert "{numref}`fig-ts-emergence`" in page
+
+
+def test_the_registry_links_every_experiments_stored_files():
+    """Each experiment's row offers its stored CSV, JSON and NPZ for download (the build
+    copies them into the book), and every linked file exists."""
+    page = (ROOT / "book" / "registry.md").read_text()
+    links = re.findall(r"\{download\}`[^`<]*<\.\./([^>]+)>`", page)
+    assert links and all((ROOT / link).is_file() for link in links)
+    for eid in rp.EXPERIMENT_IDS:
+        if (ROOT / claims.DATA_DIR / f"{eid}.npz").is_file():
+            for kind in ("csv", "json", "npz"):
+                assert f"{claims.DATA_DIR}/{eid}.{kind}>" in page, (eid, kind)

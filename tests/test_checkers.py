@@ -62,6 +62,7 @@ def test_the_stored_key_is_what_the_answer_key_computes():
         "companion/exercises/key.json is stale: run python tools/answer_key.py --write")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("coretype", ["Haswell", "SkylakeX", "Prescott"])
 def test_the_key_is_the_same_under_another_cpus_blas_kernels(coretype):
     """Another CPU's BLAS (its OpenBLAS kernel family, played with OPENBLAS_CORETYPE in a

@@ -21,7 +21,7 @@ from companion.core.spikes import (
     spike_records,
     spike_threshold,
 )
-from companion.core.targets import Target, make_target
+from companion.core.targets import Target, target_moments
 from companion.core.theory import (
     first_direction_alignment,
     is_learnable,
@@ -157,7 +157,7 @@ def _predicted(N: int, psi: float, alpha1, alpha2, batch, activation, target, no
     if batch != "reused" or not act.smooth:
         return None
     tgt = (target if isinstance(target, Target)
-           else make_target(target, 8, np.random.default_rng(0), noise))
+           else target_moments(target, noise))
     # 12 nodes per dimension of a sample: enough for the strengths (cos^2 is not needed)
     return {is_null: predicted_terms(N, alpha1, alpha2, act, tgt, K=K_POWERS, psi=psi, c1=c1,
                                      c2=c2, null=is_null, sample_nodes=12)["strength"]

@@ -41,7 +41,7 @@ from companion.core.network import draw_run, gradient, run_two_steps, step_size
 from companion.core.runs import Runs, bootstrap_interval
 from companion.core.spectra import count_outliers, mp_edges, top_singular
 from companion.core.spikes import TOP, spike_census
-from companion.core.targets import make_link, make_target
+from companion.core.targets import make_link, target_moments
 from companion.core.theory import (
     first_direction_alignment,
     lambda_count,
@@ -81,7 +81,7 @@ def preactivation_constant(target="he1", activation="tanh", psi: float = 1.0) ->
     (w_j.x and y treated as independent up to O(N^-1/2): a heuristic the chapter measures).
     """
     act = get_activation(activation)
-    tgt = make_target(target, 8, np.random.default_rng(0))
+    tgt = target_moments(target)
     s2 = gaussian_expectation(lambda z: act.derivative(z, 1) ** 2)
     return math.sqrt(s2 * tgt.second_moment * (1 / psi + 1 / psi ** 2)
                      + act.m(1) ** 2 * float(np.sum(tgt.mu_star ** 2)) * (1 + 2 / psi))
@@ -202,7 +202,7 @@ def first_spike_prediction(N, alpha1: float, alpha2: float, target="he1",
     N^(-2 max(alpha1, alpha2))); and ``limit``, the N -> inf first-direction alignment cos^2(v1,
     beta*_1) (book: dv-first-direction)."""
     act = get_activation(activation)
-    tgt = make_target(target, 8, np.random.default_rng(0))
+    tgt = target_moments(target)
     Ns = np.atleast_1d(np.asarray(N, int))
     norm_u1 = math.sqrt(float(np.sum(tgt.mu_star ** 2)) + tgt.second_moment)
     theta = np.array([(step_size(int(n), alpha1) + step_size(int(n), alpha2)) * abs(act.m(1))

@@ -10,7 +10,7 @@ import pytest
 from companion.core.cache import ResultCache, cache_key
 from companion.core.sweep import run_sweep
 
-from _toy import Counter, toy, values
+from _helpers import Counter, toy, values
 
 
 @pytest.mark.parametrize("damage", ["truncate", "garble", "empty", "swap"])

@@ -56,7 +56,7 @@ from companion.core.spectra import (
     top_singular_values,
 )
 from companion.core.spikes import count_spikes, separate_strengths, spike_census
-from companion.core.targets import Link, Target, make_link, make_target
+from companion.core.targets import Link, Target, make_link, make_target, target_moments
 from companion.core.theory import (
     first_direction_alignment,
     is_learnable,

@@ -8,7 +8,6 @@ import time
 
 import numpy as np
 
-from companion.core.activations import get_activation
 from companion.core.alignment import cos2_with_directions, subspace_projection
 from companion.core.finite_n import predicted_terms
 from companion.core.network import run_two_steps
@@ -22,14 +21,12 @@ from companion.core.spikes import (
     spike_records,
     spike_threshold,
 )
-from companion.core.targets import Target, make_target
 from companion.core.theory import (
     first_direction_alignment,
     is_learnable,
     lambda_count,
     n_spikes,
 )
-from companion.core.validation import positive_int
 
 TOP_K = 8
 #: the defaults of a run: those of :func:`companion.run_two_steps`, the one place they are set
@@ -75,14 +72,14 @@ def simulate(N: int = _D["N"], d: int | None = None, n: int | None = None,
     not derived; ``seconds``.
     """
     t0 = time.perf_counter()
-    N = positive_int(N, "N")
-    psi = (N if n is None else positive_int(n, "n")) / (N if d is None else positive_int(d, "d"))
-    predicted = _predicted(N, psi, alpha1, alpha2, batch, activation, target, noise, c1, c2,
-                           null)
+    # the run checks the arguments (once); what follows reads them from it
     run = run_two_steps(N=N, d=d, n=n, alpha1=alpha1, alpha2=alpha2, batch=batch,
                         activation=activation, target=target, noise=noise, seed=seed,
                         dtype=dtype, c1=c1, c2=c2)
     n_samples = run.n
+    psi = n_samples / run.d
+    predicted = _predicted(run.N, psi, run.alpha1, run.alpha2, run.batch, run.activation,
+                           run.target, c1, c2, null)
     run.X1 = run.y1 = run.X2 = run.y2 = None     # nothing below reads the batch: free it
     # W2's top TOP serve the spike records too, and without a null run W2's own edge off the
     # powers of a is needed; only W2's vectors are used. Without a null run only values
@@ -128,9 +125,10 @@ def simulate(N: int = _D["N"], d: int | None = None, n: int | None = None,
     }
     out["n_spikes_theory"] = n_spikes(run.alpha1, run.alpha2, run.activation, batch)
     if null:
-        null_run = run_two_steps(N=N, d=d, n=n, alpha1=alpha1, alpha2=alpha2, batch=batch,
-                                 activation=activation, target=tgt, noise=noise, seed=seed,
-                                 dtype=dtype, c1=c1, c2=c2, null_labels=True)
+        null_run = run_two_steps(N=run.N, d=run.d, n=n_samples, alpha1=run.alpha1,
+                                 alpha2=run.alpha2, batch=run.batch, activation=run.activation,
+                                 target=tgt, noise=noise, seed=run.seed, dtype=dtype, c1=c1,
+                                 c2=c2, null_labels=True)
         census = spike_census(run.W2, run.a, null_run.W2, W0=run.W0,
                               directions=tgt.directions, top=top_W2, triplets=W2_triplets)
         del null_run
@@ -166,17 +164,13 @@ def predicted_count(strengths, edge: float) -> tuple[int, float]:
     return int(np.sum(np.asarray(strengths, float) > threshold)), _r(threshold)
 
 
-def _predicted(N: int, psi: float, alpha1, alpha2, batch, activation, target, noise, c1, c2,
-               null: bool):
+def _predicted(N: int, psi: float, alpha1, alpha2, batch, act, tgt, c1, c2, null: bool):
     """Predicted separate strengths of the terms k = 0..K_POWERS-1 of the run and (with
     ``null``) of its null run, indexed by ``null``; None where not derived (a fresh batch, an
-    activation with a kink). Only the links, mu* and the moments of y matter, so a target
-    with the run's links and noise stands for the run's own."""
-    act = get_activation(activation)
+    activation with a kink). Only the links, mu* and the moments of y of the run's target
+    ``tgt`` matter."""
     if batch != "reused" or not act.smooth:
         return None
-    tgt = (target if isinstance(target, Target)
-           else make_target(target, 8, np.random.default_rng(0), noise))
     # 12 nodes per dimension of a sample: enough for the strengths (cos^2 is not needed)
     return {is_null: predicted_terms(N, alpha1, alpha2, act, tgt, K=K_POWERS, psi=psi, c1=c1,
                                      c2=c2, null=is_null, sample_nodes=12)["strength"]

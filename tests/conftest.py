@@ -1,14 +1,27 @@
-"""Shared pytest configuration."""
+"""Shared pytest configuration and the fixtures several test modules use (their plain
+helpers are in tests/_helpers.py; no test module imports another)."""
 
 import pytest
+
+from _helpers import browser_or_skip, build_if_stale
 
 
 @pytest.fixture(scope="session")
 def built_book():
     """``_build/html`` from a strict build of the book, built once per session when missing
-    or older than an input (``test_book.build_if_stale``)."""
-    from test_book import build_if_stale
+    or older than an input (``_helpers.build_if_stale``)."""
     return build_if_stale()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Headless Chromium (the system's, driven by Playwright), one per test module; skipped
+    without chromium or playwright unless ``COMPANION_REQUIRE_BROWSER=1``."""
+    chromium, sync_playwright = browser_or_skip()
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
+        yield b
+        b.close()
 
 
 def pytest_configure(config):

@@ -22,43 +22,18 @@ chapter, the configuration or the ``companion`` package; otherwise the existing 
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
+from _helpers import ROOT, toc_files, toc_source
+
 pytestmark = pytest.mark.book
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tools"))
-
-import plain_edition  # noqa: E402  (the table of contents, read once for the tools and tests)
-
-HTML = ROOT / "_build" / "html"
 SANITIZE = ROOT / "tests" / "nbval_sanitize.cfg"
-# `jupyter-book build --all -W -n --keep-going .` through the current interpreter.
-BUILD_CMD = ["-c", "import sys; from jupyter_book.cli.main import main; sys.exit(main())",
-             "build", "--all", "-W", "-n", "--keep-going", "."]
 MATHJAX_FILE = "tex-mml-svg.js"
 
-
-def _toc_files() -> list[str]:
-    """Every file of _toc.yml (root first, then in reading order), without extension."""
-    return plain_edition.toc_files(ROOT)
-
-
-def _source(stem: str) -> Path:
-    for suffix in (".ipynb", ".md"):
-        path = ROOT / (stem + suffix)
-        if path.exists():
-            return path
-    raise FileNotFoundError(f"{stem} is listed in _toc.yml but neither {stem}.ipynb nor {stem}.md exists")
-
-
-TOC = _toc_files()
+TOC = toc_files()
 NOTEBOOKS = [stem for stem in TOC if (ROOT / (stem + ".ipynb")).exists()]
 
 
@@ -76,19 +51,11 @@ def _image_outputs(nb: dict) -> int:
                if any(key.endswith(("image/png", "image/jpeg")) for key in out.get("data", {})))
 
 
-def _clean_env() -> dict:
-    """The environment for subprocesses: never a forced matplotlib backend (MPLBACKEND=Agg
-    would make every figure disappear from the book while the build still passes)."""
-    env = dict(os.environ)
-    env.pop("MPLBACKEND", None)
-    return env
-
-
 # --- the table of contents -------------------------------------------------------------------
 
 @pytest.mark.parametrize("stem", TOC)
 def test_toc_entry_exists(stem):
-    assert _source(stem).exists()
+    assert toc_source(stem).exists()
 
 
 def test_every_chapter_notebook_is_in_the_toc():
@@ -464,33 +431,7 @@ def test_build_prose_numbers_match_the_stored_ones(built_book, stem):
                         + "\n".join(differ[:8]))
 
 
-# --- the strict build -------------------------------------------------------------------------
-
-def _build_inputs() -> list[Path]:
-    inputs = [ROOT / "_config.yml", ROOT / "_toc.yml", ROOT / "book" / "references.bib"]
-    inputs += sorted((ROOT / "book" / "_ext").glob("*.py"))
-    inputs += [_source(stem) for stem in TOC]
-    inputs += sorted((ROOT / "companion").rglob("*.py"))
-    inputs += sorted((ROOT / "companion" / "explorer_page").glob("*"))
-    inputs += sorted((ROOT / "_mathjax").glob("*")) + sorted((ROOT / "_css").glob("*"))
-    return [p for p in inputs if p.exists()]
-
-
-def build_if_stale() -> Path:
-    """``_build/html`` from a strict build: reused when newer than every input, else rebuilt.
-    The session fixture ``built_book`` (tests/conftest.py) calls it, for this file and for
-    tests/test_explorer.py."""
-    stamp = HTML / "searchindex.js"  # rewritten by every build
-    newest_input = max(p.stat().st_mtime for p in _build_inputs())
-    if not stamp.exists() or stamp.stat().st_mtime < newest_input:
-        subprocess.run([sys.executable, "-c", "import matplotlib.pyplot, seaborn"], cwd=ROOT,
-                       env=_clean_env(), capture_output=True, timeout=600)
-        proc = subprocess.run([sys.executable, *BUILD_CMD], cwd=ROOT, env=_clean_env(),
-                              capture_output=True, text=True, timeout=3600)
-        assert proc.returncode == 0, (f"strict build failed (exit {proc.returncode}):\n"
-                                      f"{proc.stdout[-8000:]}\n{proc.stderr[-4000:]}")
-    return HTML
-
+# --- the strict build (_helpers.build_if_stale, through the fixture built_book) ---------------
 
 @pytest.mark.parametrize("stem", TOC)
 def test_chapter_page_built(built_book, stem):

@@ -120,7 +120,7 @@ def test_cli_version_and_bad_constant():
     res = _cli("--version")
     assert res.returncode == 0 and cp.__version__ in res.stdout
     res = _cli("simulate", "--c1", "-1")
-    assert res.returncode == 2 and "c must be positive" in res.stderr and "--help" in res.stderr
+    assert res.returncode == 2 and "c1 must be positive" in res.stderr and "--help" in res.stderr
 
 
 def test_simulate_null_counts_spikes_as_the_stored_experiment_does():

@@ -4,21 +4,21 @@ as an error).
 
 Every page threw "Identifier 'THEBE_JS_URL' has already been declared" until
 book/_ext/inline_scripts_once.py (Sphinx 7.4 wrote sphinx-thebe's inline configuration
-twice). The browser comes from tests/test_explorer.py: without chromium or playwright this
+twice). The browser is the fixture of tests/conftest.py: without chromium or playwright this
 is skipped, unless ``COMPANION_REQUIRE_BROWSER=1``.
 """
 
 from __future__ import annotations
 
 import pytest
-from test_explorer import SETTLED, browser  # noqa: F401  (the module's browser fixture)
-from test_phone import _pages
+
+from _helpers import SETTLED, built_pages
 
 pytestmark = pytest.mark.book
 
 
-def test_every_page_loads_without_a_console_error(built_book, browser):  # noqa: F811
-    pages = _pages(built_book)
+def test_every_page_loads_without_a_console_error(built_book, browser):
+    pages = built_pages(built_book)
     assert len(pages) >= 10, f"only {len(pages)} pages in {built_book}"
     page = browser.new_page(viewport={"width": 1200, "height": 900})
     errors, current = [], {"name": None}

@@ -26,7 +26,6 @@ from __future__ import annotations
 import csv
 import fnmatch
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -39,11 +38,10 @@ import pytest
 from companion import explorer
 from companion.core import finite_n, theory
 
+from _helpers import SETTLED
+
 DATA = Path(str(resources.files("companion") / "data" / "paper"))
 ROOT = Path(__file__).resolve().parents[1]
-#: resolves once MathJax (where the page loads it) has typeset the page
-SETTLED = """() => (window.MathJax && MathJax.startup && MathJax.startup.promise)
-    ? MathJax.startup.promise.then(() => true) : true"""
 #: what a student should not meet on the page: ASCII math and the registry's codes
 ASCII_MATH = re.compile(r"\b(alpha ?[12]|eta ?[12]|Lambda|Theta|W ?[02]|He_\d|T_\d)\b|a\^o|"
                         r"N\^|floor\(|\\\(|\b(census|E\d{1,2})\b")
@@ -265,31 +263,6 @@ def test_the_notebook_has_no_notes_for_developers():
 
 
 # --- the page in a browser ----------------------------------------------------------------------
-
-def _browser_or_skip():
-    required = os.environ.get("COMPANION_REQUIRE_BROWSER") == "1"
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        sync_playwright = None
-    reason = ("chromium is not on PATH" if chromium is None else
-              "playwright is not installed" if sync_playwright is None else None)
-    if reason:
-        if required:
-            pytest.fail(f"COMPANION_REQUIRE_BROWSER=1 but {reason}")
-        pytest.skip(reason)
-    return chromium, sync_playwright
-
-
-@pytest.fixture(scope="module")
-def browser():
-    chromium, sync_playwright = _browser_or_skip()
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
-        yield b
-        b.close()
-
 
 @pytest.fixture(scope="module")
 def page_url(built_book):

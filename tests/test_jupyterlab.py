@@ -50,7 +50,8 @@ SHOTS = ROOT / "_build" / "jupyterlab"
 sys.path.insert(0, str(ROOT / "tools"))
 
 import plain_edition  # noqa: E402
-from test_explorer import _browser_or_skip  # noqa: E402  (skip or fail without chromium)
+
+from _helpers import browser_or_skip  # noqa: E402  (skip or fail without chromium)
 
 pytestmark = pytest.mark.slow
 
@@ -86,7 +87,7 @@ def _without_stored_values(nb: dict) -> dict:
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory):
     """A JupyterLab server on localhost serving copies of the chapters."""
-    chromium, sync_playwright = _browser_or_skip()
+    chromium, sync_playwright = browser_or_skip()
     work = tmp_path_factory.mktemp("lab")
     (work / "live").mkdir()
     (work / "stored").mkdir()

@@ -53,3 +53,15 @@ def test_pre_commit_uses_the_pinned_ruff():
     assert pin and rev and pin.group(1) == rev.group(1)
     installed = _ruff("--version").stdout.split()[-1]
     assert installed == pin.group(1), f"ruff {installed} installed, {pin.group(1)} pinned"
+
+
+def test_no_test_module_imports_another():
+    """Shared fixtures live in tests/conftest.py and shared helpers in tests/_helpers.py (and
+    the play's in tests/_play.py): a test module that imports another runs that module's
+    import-time work and hides where a fixture comes from."""
+    found = []
+    for path in sorted((ROOT / "tests").rglob("*.py")):
+        for i, line in enumerate(path.read_text().splitlines(), 1):
+            if re.match(r"\s*(from|import)\s+(tests\.)?(test_|conftest\b)", line):
+                found.append(f"{path.relative_to(ROOT)}:{i}: {line.strip()}")
+    assert not found, found

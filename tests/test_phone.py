@@ -15,7 +15,7 @@
   scrollbars: Playwright's headless default hides them) and a shadow at its edge.
 
 A full-page screenshot of every page goes to ``_build/phone/`` (a look at them is part of
-a change to the book's style). The browser comes from tests/test_explorer.py: without
+a change to the book's style). The browser is the fixture of tests/conftest.py: without
 chromium or playwright these tests are skipped, unless ``COMPANION_REQUIRE_BROWSER=1``.
 """
 
@@ -24,9 +24,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_explorer import SETTLED, browser  # noqa: F401  (the module's browser fixture)
 
 from companion.core import theory
+
+from _helpers import SETTLED, browser_or_skip, built_pages
 
 pytestmark = pytest.mark.book
 
@@ -81,16 +82,8 @@ CLIPPED = """() => [...document.querySelectorAll("article *")].filter(e =>
             e.scrollWidth + " > " + e.clientWidth + ": " + e.textContent.trim().slice(0, 50))"""
 
 
-def _pages(html: Path) -> list[Path]:
-    """Every page of the build (not the copies of sources, the static files or images, nor a
-    page that only redirects to another)."""
-    skip = {"_static", "_sources", "_images"}
-    return sorted(p for p in html.rglob("*.html") if not skip & set(p.relative_to(html).parts)
-                  and 'http-equiv="Refresh"' not in p.read_text(errors="replace"))
-
-
 @pytest.fixture(scope="module")
-def phone(browser):  # noqa: F811
+def phone(browser):
     context = browser.new_context(viewport={"width": WIDTH, "height": HEIGHT},
                                   device_scale_factor=1, is_mobile=True, has_touch=True)
     page = context.new_page()
@@ -118,7 +111,7 @@ def _shot(page, name: str) -> None:
 
 
 def test_every_page_fits_a_phone(built_book, phone):
-    pages = _pages(built_book)
+    pages = built_pages(built_book)
     assert len(pages) >= 10, f"only {len(pages)} pages in {built_book}"
     wide, cut, clipped, columns = {}, [], [], {}
     for path in pages:
@@ -194,11 +187,10 @@ SCROLL_BOXES = """() => [...document.querySelectorAll(
 
 
 @pytest.fixture(scope="module")
-def phone_with_scrollbars(browser):  # noqa: F811
+def phone_with_scrollbars(browser):
     """A phone-sized page in a Chromium that draws scrollbars (Playwright starts headless
     Chromium with --hide-scrollbars), started by the module browser's Playwright."""
-    from test_explorer import _browser_or_skip
-    b = browser.browser_type.launch(executable_path=_browser_or_skip()[0], args=["--no-sandbox"],
+    b = browser.browser_type.launch(executable_path=browser_or_skip()[0], args=["--no-sandbox"],
                                     ignore_default_args=["--hide-scrollbars"])
     context = b.new_context(viewport={"width": WIDTH, "height": HEIGHT},
                             device_scale_factor=1, is_mobile=True, has_touch=True)
@@ -210,7 +202,7 @@ def test_a_box_that_scrolls_shows_it(built_book, phone_with_scrollbars):
     page = phone_with_scrollbars
     boxes, silent = {}, []
     urls = [(str(p.relative_to(built_book).with_suffix("")), p.resolve().as_uri())
-            for p in _pages(built_book)]
+            for p in built_pages(built_book)]
     explorer = (built_book / "book" / "explorer.html").resolve().as_uri()
     urls.append(("explorer_tanh", explorer + "?alpha1=0.35&alpha2=0.45&activation=tanh"))
     for name, url in urls:

@@ -39,7 +39,7 @@ from companion.chapters.reuse_vs_fresh.experiments import bounded_odd_link  # no
 from companion.core.activations import shifted_tanh  # noqa: E402
 from companion.core.answers import Answer, fine_cells, key_entry  # noqa: E402
 from companion.core.gaussian import gaussian_expectation  # noqa: E402
-from companion.core.targets import make_link, make_target  # noqa: E402
+from companion.core.targets import make_link, target_moments  # noqa: E402
 from companion.core.theory import (  # noqa: E402
     first_direction_alignment,
     is_learnable,
@@ -55,21 +55,21 @@ from companion.exercises import ANSWERS  # noqa: E402
 
 # --- one_step -------------------------------------------------------------------------------
 
-def _he1(d: int = 1000):
+def _he1():
     # only the moments of the target enter (mu*, E[y^2]); the directions are not used
-    return make_target("he1", d, np.random.default_rng(0))
+    return target_moments("he1")
 
 
 def _cos2_limit(eta: float, psi: float) -> float:
     """cos^2(v1, beta*) of one step, He_1 target, tanh, N = d, n = psi d (os-conj-bbp)."""
     d = 1000
     n = round(psi * d)
-    return float(one_step_prediction(eta, _he1(d), "tanh", N=d, d=d, n=n)["cos2"][0])
+    return float(one_step_prediction(eta, _he1(), "tanh", N=d, d=d, n=n)["cos2"][0])
 
 
 def _he2_noise() -> float:
     d = 1000
-    return d * noise_level(make_target("he2", d, np.random.default_rng(0)), 0, d, d)
+    return d * noise_level(target_moments("he2"), 0, d, d)
 
 
 def _psi_level(psi: float) -> float:
@@ -89,7 +89,7 @@ def _first_learning_order() -> int:
     """The smallest Lambda at which a reused batch learns He_3 with tanh, from
     :func:`companion.is_learnable` at alpha1 = 0.40 (1/2 - alpha1 = 0.1), where
     alpha2 = 0.1 k + 0.01 gives Lambda = k."""
-    target = make_target("he3", 16, np.random.default_rng(0))
+    target = target_moments("he3")
     for k in range(1, 5):
         if is_learnable(target, 0, "reused", 0.40, 0.1 * k + 0.01, "tanh"):
             return k

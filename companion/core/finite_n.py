@@ -39,7 +39,7 @@ from numpy.polynomial import hermite_e
 
 from companion.core.activations import get_activation
 from companion.core.network import step_size
-from companion.core.targets import Target, make_target
+from companion.core.targets import Target, target_moments
 from companion.core.validation import alpha_exponent, choice, positive_int, positive_real
 
 BATCHES = ("reused", "fresh")
@@ -175,8 +175,7 @@ def _terms(N, alpha1, alpha2, activation, target, K, psi, c1, c2, floor, null,
     if not act.smooth:
         raise ValueError(f"activation: the mean field needs a smooth activation, got {act.name}")
     # only the links, mu* and the moments of y matter, not the directions
-    tgt = target if isinstance(target, Target) else make_target(target, 8,
-                                                                 np.random.default_rng(0))
+    tgt = target if isinstance(target, Target) else target_moments(target)
     eta1, eta2 = step_size(N, alpha1, c1), step_size(N, alpha2, c2)
     eps = eta1 / np.sqrt(N)
     m1 = act.m(1)

@@ -26,6 +26,7 @@ from companion.core.validation import (
     finite_array,
     positive_int,
     positive_real,
+    seed_value,
 )
 from companion.core.validation import dtype as check_dtype
 
@@ -38,8 +39,13 @@ BLOCK_ROWS = 1024
 
 def step_size(N: int, alpha: float, c: float = 1.0) -> float:
     """eta = c N^alpha with alpha in [0, 1/2) (book: dv-two-steps)."""
-    N = positive_int(N, "N")
-    return positive_real(c, "c") * N ** alpha_exponent(alpha, "alpha")
+    return _step_size(positive_int(N, "N"), alpha_exponent(alpha, "alpha"),
+                      positive_real(c, "c"))
+
+
+def _step_size(N: int, alpha: float, c: float) -> float:
+    """:func:`step_size` on checked arguments."""
+    return c * N ** alpha
 
 
 def init_network(N: int, d: int, rng: np.random.Generator, dtype=np.float64) -> tuple[np.ndarray, np.ndarray]:
@@ -47,6 +53,12 @@ def init_network(N: int, d: int, rng: np.random.Generator, dtype=np.float64) -> 
     N, d = positive_int(N, "N"), positive_int(d, "d")
     dt = check_dtype(dtype)
     check_fits_in_memory(N * d * dt.itemsize, f"the weights W0 (N={N}, d={d})")
+    return _init_network(N, d, rng, dt)
+
+
+def _init_network(N: int, d: int, rng: np.random.Generator,
+                  dt: np.dtype) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`init_network` on checked arguments (its memory checked too)."""
     W0 = rng.standard_normal((N, d))
     W0 /= np.sqrt(d)                      # in place: one N x d array, not two
     W0 = W0.astype(dt, copy=False)
@@ -228,8 +240,18 @@ def draw_run(N: int, d: int, n: int, target="he1", seed: int = 0, noise: float =
     ``null_labels=True`` replaces the labels by those of an independent input sample: the
     same distribution (heavy tails included), no dependence on X (the null run,
     book: dv-model)."""
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    N, d, n = positive_int(N, "N"), positive_int(d, "d"), positive_int(n, "n")
+    dt = check_dtype(dtype)
+    if network:
+        check_fits_in_memory(N * d * dt.itemsize, f"the weights W0 (N={N}, d={d})")
+    return _draw_run(N, d, n, target, seed_value(seed), noise, dt,
+                     choice(batch, "batch", BATCHES), null_labels, network)
+
+
+def _draw_run(N: int, d: int, n: int, target, seed: int, noise: float, dtype: np.dtype,
+              batch: str, null_labels: bool, network: bool) -> RunDraw:
+    """:func:`draw_run` on checked arguments (the target is checked here: it is built
+    here)."""
     streams = dict(zip(STREAMS, np.random.default_rng(seed).spawn(len(STREAMS))))
     tgt = (target if isinstance(target, Target)
            else make_target(target, d, streams["target"], noise))
@@ -248,7 +270,7 @@ def draw_run(N: int, d: int, n: int, target="he1", seed: int = 0, noise: float =
 
     if not network:
         return RunDraw(tgt, None, None, *batches())
-    W0, a = init_network(N, d, streams["network"], dtype)
+    W0, a = _init_network(N, d, streams["network"], dtype)
     return RunDraw(tgt, W0, a, *batches())
 
 
@@ -264,7 +286,8 @@ def run_two_steps(N: int = 1000, d: int | None = None, n: int | None = None,
     ``null_labels=True`` replaces the labels by labels of an independent input sample: the
     same distribution (heavy tails included), no dependence on X (the null run,
     book: dv-pit-edge). Every draw comes from ``numpy.random.default_rng(seed)`` through
-    :func:`draw_run`.
+    :func:`draw_run`. Every argument is checked once, here; the helpers below take them as
+    checked.
     """
     N = positive_int(N, "N")
     d = N if d is None else positive_int(d, "d")
@@ -274,12 +297,12 @@ def run_two_steps(N: int = 1000, d: int | None = None, n: int | None = None,
     batch = choice(batch, "batch", BATCHES)
     act = get_activation(activation)
     dt = check_dtype(dtype)
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    seed = seed_value(seed)
+    c1, c2 = positive_real(c1, "c1"), positive_real(c2, "c2")
     check_fits_in_memory(estimate_run_bytes(N, d, n, batch, dt.itemsize),
                          f"a two-step run with N={N}, d={d}, n={n} ({batch} batch, {dt})")
-    eta1, eta2 = step_size(N, alpha1, c1), step_size(N, alpha2, c2)
-    r = draw_run(N, d, n, target, seed, noise, dt, batch, null_labels)
+    eta1, eta2 = _step_size(N, alpha1, c1), _step_size(N, alpha2, c2)
+    r = _draw_run(N, d, n, target, seed, noise, dt, batch, null_labels, network=True)
     W1, W2 = two_step_update(r.W0, r.a, r.X1, r.y1, eta1, eta2, act, r.X2, r.y2)
     return TwoStepRun(r.W0, W1, W2, r.a, r.X1, r.y1, r.X2, r.y2, r.target, act, eta1, eta2,
-                      alpha1, alpha2, batch, int(seed))
+                      alpha1, alpha2, batch, seed)

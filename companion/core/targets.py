@@ -184,6 +184,9 @@ class Target:
     def sample(self, n: int, rng: np.random.Generator, dtype=np.float64) -> tuple[np.ndarray, np.ndarray]:
         """Draw (X, y): n Gaussian inputs as rows of X (n x d) and their labels."""
         n = positive_int(n, "n")
+        if self.d == 0:
+            raise ValueError("target has no directions (target_moments gives only its moments); "
+                             "draw them with make_target(spec, d, rng)")
         check_fits_in_memory(n * self.d * np.dtype(dtype).itemsize, f"the data X (n={n}, d={self.d})")
         X = rng.standard_normal((n, self.d), dtype=np.float64).astype(dtype, copy=False)
         return X, self.labels(X, rng)
@@ -203,3 +206,13 @@ def make_target(spec="he1", d: int = 1000, rng: np.random.Generator | None = Non
                          "the companion keeps no global random state")
     Q, _ = np.linalg.qr(rng.standard_normal((d, len(links))))
     return Target(links, np.ascontiguousarray(Q.T), noise)
+
+
+def target_moments(spec="he1", noise: float = 0.0) -> Target:
+    """The links, noise and moments of a target spec without a random draw: a :class:`Target`
+    whose ``directions`` are empty (K x 0, so ``d`` is 0 and it cannot be sampled), for what
+    reads only mu*, E[y^2], E y^p or E[z_k y^p] (the theory's predictions); the same numbers
+    as any :func:`make_target` of that spec and noise."""
+    noise = positive_real(noise, "noise", allow_zero=True)
+    links = _parse_links(spec)
+    return Target(links, np.zeros((len(links), 0)), noise)

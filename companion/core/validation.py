@@ -23,6 +23,14 @@ def positive_int(value, name: str) -> int:
     return int(value)
 
 
+def seed_value(value, name: str = "seed") -> int:
+    """Return ``value`` as an int if it is a non-negative integer (a seed of
+    ``numpy.random.default_rng``), else raise ``ValueError``."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
+        raise ValueError(f"{name} must be a non-negative integer, got {value!r}")
+    return int(value)
+
+
 def seed_list(seeds) -> list[int]:
     """A seed count (``3`` -> 0, 1, 2) or an explicit list of non-negative integers."""
     out = [int(s) for s in (range(seeds) if isinstance(seeds, (int, np.integer)) else seeds)]

@@ -10,7 +10,7 @@ import pytest
 from companion.core.cache import ResultCache, cache_key
 from companion.core.sweep import run_sweep
 
-from _toy import Counter, toy, values
+from _helpers import Counter, toy, values
 
 
 @pytest.mark.parametrize("damage", ["truncate", "garble", "empty", "swap"])
@@ -99,9 +99,9 @@ def test_comment_or_docstring_change_keeps_the_key(numerics_copy, edit):
     elif edit == "blank lines":
         _edit(network, "\ndef gradient(", "\n\n\n\ndef gradient(")
     else:
-        _edit(network, "eta1, eta2 = step_size(N, alpha1, c1), step_size(N, alpha2, c2)",
-              "eta1, eta2 = (step_size(N, alpha1, c1),\n                  "
-              "step_size(N, alpha2, c2))")
+        _edit(network, "eta1, eta2 = _step_size(N, alpha1, c1), _step_size(N, alpha2, c2)",
+              "eta1, eta2 = (_step_size(N, alpha1, c1),\n                  "
+              "_step_size(N, alpha2, c2))")
     assert code_fingerprint(numerics_copy) == before
 
 

@@ -11,7 +11,7 @@ from companion.core.cache import ResultCache
 from companion.core.experiment import Experiment
 from companion.core.sweep import run_sweep
 
-from _toy import Counter, toy, values
+from _helpers import Counter, toy, values
 
 
 def test_cache_hit_second_run_computes_nothing(tmp_path):
@@ -37,29 +37,6 @@ def test_resume_after_interruption(tmp_path):
     assert rest.calls == 2                                      # only the two missing units
     fresh = run_sweep(toy(Counter()), "small", ResultCache(tmp_path / "other", "1.0"))
     assert values(resumed) == values(fresh)
-
-
-@pytest.mark.parametrize("damage", ["truncate", "garble", "empty", "swap"])
-def test_corrupted_entry_is_recomputed(tmp_path, damage):
-    cache = ResultCache(tmp_path, "1.0")
-    reference = values(run_sweep(toy(Counter()), "small", cache))
-    target = cache.path("T", {"x": 1, "name": "p1"}, 0)
-    data = target.read_bytes()
-    if damage == "truncate":
-        target.write_bytes(data[: len(data) // 2])
-    elif damage == "garble":
-        middle = len(data) // 2
-        target.write_bytes(data[:middle] + bytes(b ^ 0xFF for b in data[middle:middle + 64])
-                           + data[middle + 64:])
-    elif damage == "empty":
-        target.write_bytes(b"")
-    else:   # a valid entry of another unit under this unit's name: metadata do not match
-        target.write_bytes(cache.path("T", {"x": 2, "name": "p2"}, 1).read_bytes())
-    assert cache.load("T", {"x": 1, "name": "p1"}, 0) is None
-    again = Counter()
-    assert values(run_sweep(toy(again), "small", cache)) == reference
-    assert again.calls == 1
-    assert cache.load("T", {"x": 1, "name": "p1"}, 0) is not None   # rewritten, valid
 
 
 # -- parallel paths: a real chapter compute function at a tiny size -------------------------

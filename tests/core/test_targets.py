@@ -57,6 +57,22 @@ def test_z_y_moment_matches_tensor_quadrature():
         assert tgt.z_y_moment(1, p) == pytest.approx(exact, rel=1e-6, abs=1e-9)
 
 
+def test_target_moments_are_those_of_any_draw_without_directions():
+    """target_moments: the links, noise and moments of a spec without a random draw; no
+    directions, so it cannot be sampled."""
+    spec, noise = "tanh+he3", 0.7
+    bare = cp.target_moments(spec, noise)
+    drawn = cp.make_target(spec, 10, np.random.default_rng(0), noise)
+    assert bare.name == drawn.name and bare.noise == noise and bare.d == 0
+    np.testing.assert_array_equal(bare.mu_star, drawn.mu_star)
+    np.testing.assert_array_equal(bare.y_moments(4), drawn.y_moments(4))
+    assert [bare.z_y_moment(1, p) for p in (2, 3)] == [drawn.z_y_moment(1, p) for p in (2, 3)]
+    with pytest.raises(ValueError, match="no directions"):
+        bare.sample(5, np.random.default_rng(0))
+    with pytest.raises(ValueError, match="noise"):
+        cp.target_moments("he1", noise=-1.0)
+
+
 def test_y_moments_of_a_sum():
     tgt = cp.make_target("he1+he1", 10, np.random.default_rng(0), noise=1.0)
     # y ~ N(0, 3): E y^4 = 27

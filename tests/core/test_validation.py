@@ -13,7 +13,8 @@ import companion as cp
     ({"N": True}, "N"),
     ({"activation": "sigmoid"}, "activation"), ({"target": "he7"}, "target"),
     ({"target": "he1+"}, "target"), ({"batch": "stale"}, "batch"), ({"seed": -1}, "seed"),
-    ({"dtype": "int32"}, "dtype"), ({"noise": -1.0}, "noise"),
+    ({"dtype": "int32"}, "dtype"), ({"noise": -1.0}, "noise"), ({"c1": -1.0}, "c1"),
+    ({"c2": 0.0}, "c2"),
     ({"N": 200_000, "d": 200_000}, "memory"),
 ])
 def test_run_two_steps_rejects_bad_input(kwargs, match):
@@ -21,6 +22,30 @@ def test_run_two_steps_rejects_bad_input(kwargs, match):
     args.update(kwargs)
     with pytest.raises(ValueError, match=match):
         cp.run_two_steps(**args)
+
+
+@pytest.mark.parametrize("kwargs,match", [
+    ({"N": 0}, "N"), ({"d": 2.5}, "d"), ({"n": -1}, "n"), ({"seed": -1}, "seed"),
+    ({"seed": 1.0}, "seed"), ({"batch": "Fresh"}, "batch"), ({"dtype": "int32"}, "dtype"),
+])
+def test_draw_run_checks_its_own_input(kwargs, match):
+    args = {"N": 6, "d": 5, "n": 4}
+    args.update(kwargs)
+    with pytest.raises(ValueError, match=match):
+        cp.network.draw_run(**args)
+
+
+def test_a_run_checks_each_size_once(monkeypatch):
+    """run_two_steps checks N, d and n once; the draws and steps below it take them checked."""
+    calls = []
+
+    def counted(value, name):
+        calls.append(name)
+        return cp.validation.positive_int(value, name)
+
+    monkeypatch.setattr(cp.network, "positive_int", counted)
+    cp.run_two_steps(N=12, d=10, n=8)
+    assert sorted(calls) == ["N", "d", "n"]
 
 
 def test_memory_is_checked_before_allocating():

@@ -23,12 +23,14 @@ from companion.core.spikes import MARGIN, MIN_WEIGHT
 
 TARGET_LABEL = {"he1": r"$\mathrm{He}_1$", "he3": r"$\mathrm{He}_3$"}
 #: the settings of the spread study: colour by batch, one marker each
-SETTING_STYLE = {("reused", 0.35): ("reused", "o", r"reused $(0.35, 0.45)$, $\Lambda = 3$"),
-                 ("reused", 0.20): ("reused", "s", r"reused $(0.20, 0.45)$, $\Lambda = 1$"),
-                 ("fresh", 0.35): ("fresh", "D", r"fresh $(0.35, 0.45)$")}
+SETTING_STYLE = {("reused", ex.HEADLINE[0]): ("reused", "o",
+                                              r"reused $(0.35, 0.45)$, $\Lambda = 3$"),
+                 ("reused", ex.LAMBDA_ONE[0]): ("reused", "s",
+                                                r"reused $(0.20, 0.45)$, $\Lambda = 1$"),
+                 ("fresh", ex.HEADLINE[0]): ("fresh", "D", r"fresh $(0.35, 0.45)$")}
 #: the settings of the convergence study: one marker and one theory line style each
 CONVERGENCE_STYLE = {(0.05, 0.05): ("s", ":"), (0.20, 0.20): ("o", "--"),
-                     (0.35, 0.45): ("D", "-.")}
+                     ex.HEADLINE: ("D", "-.")}
 #: the polynomial activation of the blow-up (named in :data:`companion.core.plotting.ACTIVATION_STYLE`)
 POLYNOMIAL = ex.BLOWUP_ACTIVATIONS[1]
 

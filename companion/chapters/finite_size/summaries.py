@@ -47,7 +47,7 @@ def scales() -> Numbers:
     max_he1, max_he3 = (float(ex.typical_max_label(t, 1000)) for t in ("he1", "he3"))
     return Numbers(scale_020_1000=fmt(scale[0, 0], 2), scale_035_1000=fmt(scale[1, 0], 2),
                    scale_035_8192=fmt(scale[1, 1], 2), scale_045_1000=fmt(scale[2, 0], 2),
-                   Ntenth_035=sci(0.1 ** (1 / (0.35 - 0.5))),
+                   Ntenth_035=sci(0.1 ** (1 / (ex.HEADLINE[0] - 0.5))),
                    maxy_he3_1000=fmt(max_he3), maxy_he1_1000=fmt(max_he1),
                    selfterm_he3_1000=fmt(scale[1, 0] * max_he3, 2))
 
@@ -75,8 +75,8 @@ def run_time(N: int) -> Numbers:
     seconds with two decimals. A measurement of the machine, not of the model: it differs between runs."""
     N = positive_int(N, "N")
     t0 = time.perf_counter()
-    run_two_steps(N=N, alpha1=0.35, alpha2=0.45, batch="reused",
-                                target="he3", seed=0)
+    alpha1, alpha2 = ex.HEADLINE
+    run_two_steps(N=N, alpha1=alpha1, alpha2=alpha2, batch="reused", target="he3", seed=0)
     return Numbers(t_run=f"{fmt(time.perf_counter() - t0, 2)} s")
 
 
@@ -92,7 +92,7 @@ def growth(rows: list[dict]) -> Numbers:
         except StopIteration:
             raise ValueError(f"rows: no row for (alpha1, alpha2, k) = {(a1, a2, k)}") from None
 
-    he3, slow = row(0.35, 0.45, 2), row(0.40, 0.25, 2)
+    he3, slow = row(*ex.HEADLINE, 2), row(0.40, 0.25, 2)
     return Numbers(e_he3=fmt_fixed(he3["exponent"]), g_he3=fmt(he3["per_doubling"]),
                    N2_he3=sci(he3["N_for_factor"]), e_slow=fmt_fixed(slow["exponent"]),
                    g_slow=fmt(slow["per_doubling"]), N2_slow=sci(slow["N_for_factor"]),
@@ -178,11 +178,12 @@ def spread(runs: Runs, stored: Runs | None = None) -> Numbers:
     order = ex.headline_orderings(runs)
     P = {(b, a1, n): proj(runs, b, a1, n) for b, a1, _ in ex.HEADLINE_SETTINGS
          for n in (half, N)}
-    need = {"fresh": ex.seeds_needed(P["reused", 0.35, N], P["fresh", 0.35, N]),
-            "020_half": ex.seeds_needed(P["reused", 0.35, half], P["reused", 0.20, half]),
-            "020_full": ex.seeds_needed(P["reused", 0.35, N], P["reused", 0.20, N]),
-            "growth": ex.seeds_needed(P["reused", 0.35, N], P["reused", 0.35, half])}
-    head = P["reused", 0.35, N]
+    a1_head, a1_low = ex.HEADLINE[0], ex.LAMBDA_ONE[0]
+    need = {"fresh": ex.seeds_needed(P["reused", a1_head, N], P["fresh", a1_head, N]),
+            "020_half": ex.seeds_needed(P["reused", a1_head, half], P["reused", a1_low, half]),
+            "020_full": ex.seeds_needed(P["reused", a1_head, N], P["reused", a1_low, N]),
+            "growth": ex.seeds_needed(P["reused", a1_head, N], P["reused", a1_head, half])}
+    head = P["reused", a1_head, N]
     out = dict(
         seeds=len(runs.unique("seed")), Nhalf=half,
         p1_fresh=fmt(order["fresh"][0], 2), p1_020_half=fmt(order["lambda_small"][0], 2),
@@ -193,11 +194,11 @@ def spread(runs: Runs, stored: Runs | None = None) -> Numbers:
         need_020_half=fmt(need["020_half"], 2), need_020_full=fmt(need["020_full"], 2),
         need_growth=fmt(need["growth"], 2),
         sd_reused_N=fmt(head.std(ddof=1), 2), mean_reused_N=fmt(head.mean(), 2),
-        range_reused_N=_span(head), range_020_N=_span(P["reused", 0.20, N]),
-        mean_020_half=fmt(P["reused", 0.20, half].mean(), 2),
-        mean_020_N=fmt(P["reused", 0.20, N].mean(), 2),
-        mean_fresh_half=fmt(P["fresh", 0.35, half].mean(), 2),
-        mean_fresh_N=fmt(P["fresh", 0.35, N].mean(), 2), chance_half=fmt(4 / half, 2))
+        range_reused_N=_span(head), range_020_N=_span(P["reused", a1_low, N]),
+        mean_020_half=fmt(P["reused", a1_low, half].mean(), 2),
+        mean_020_N=fmt(P["reused", a1_low, N].mean(), 2),
+        mean_fresh_half=fmt(P["fresh", a1_head, half].mean(), 2),
+        mean_fresh_N=fmt(P["fresh", a1_head, N].mean(), 2), chance_half=fmt(4 / half, 2))
     if stored is None or not len(stored):
         out.update(stored_note="The stored paper-scale runs are switched off here "
                    "(COMPANION_PAPER_DATA=off), so the figure shows this chapter's runs only "
@@ -206,7 +207,7 @@ def spread(runs: Runs, stored: Runs | None = None) -> Numbers:
                    stored_range_lam3="n/a", stored_range_lam1="n/a")
     else:
         big = max(stored.unique("N"))
-        s3, s1 = proj(stored, "reused", 0.35, big), proj(stored, "reused", 0.20, big)
+        s3, s1 = proj(stored, "reused", a1_head, big), proj(stored, "reused", a1_low, big)
         out.update(stored_note="The stored runs are read from the package's data "
                    "(the switch: COMPANION_PAPER_DATA).", stored_N=big,
                    stored_seeds=len(stored.unique("seed")),
@@ -243,8 +244,8 @@ def convergence(runs: Runs, rates: list[dict], N: int) -> Numbers:
     g_slow, g_clean, g_head = (runs.where(alpha1=a1, alpha2=a2, N=N)
                                for a1, a2 in ex.CONVERGENCE_ALPHAS)
     Ns = sorted(runs.unique("N"))
-    s1_ratio_head = [g.mean("s1") / g.mean("s1_pred") for g in
-                     runs.where(alpha1=0.35, alpha2=0.45).groups("N").values()]
+    headline = runs.where(alpha1=ex.HEADLINE[0], alpha2=ex.HEADLINE[1])
+    s1_ratio_head = [g.mean("s1") / g.mean("s1_pred") for g in headline.groups("N").values()]
     out = {}
     for name, r in (("slow", slow), ("clean", clean), ("head", head)):
         out.update({f"slope_{name}": fmt_signed(r["gap"]),
@@ -269,7 +270,7 @@ def convergence(runs: Runs, rates: list[dict], N: int) -> Numbers:
         cos2_clean_N=fmt(g_clean.mean("cos2")),
         cos2_sd_clean_N=fmt(g_clean.values("cos2").std(), 2),
         conv_Nmin=Ns[0], conv_Nmax=Ns[-1],
-        conv_param_change=fmt((Ns[-1] / Ns[0]) ** (0.35 - 0.5), 2))
+        conv_param_change=fmt((Ns[-1] / Ns[0]) ** (ex.HEADLINE[0] - 0.5), 2))
 
 
 def blowup(runs: Runs) -> Numbers:

@@ -34,7 +34,7 @@ from companion.core.experiment import Experiment
 from companion.core.gaussian import gaussian_expectation
 from companion.core.network import draw_run, gradient
 from companion.core.spectra import singular_values, top_singular
-from companion.core.targets import Target, make_target
+from companion.core.targets import Target, target_moments
 from companion.core.theory import (
     one_step_prediction,
     one_step_theta,
@@ -133,7 +133,7 @@ def threshold_eta(target, activation="tanh", N: int = 1000, d: int | None = None
     E[y^2]/psi) this gives eta_c = phi^(1/4) / (m1 ||a|| sqrt(||mu*||^2 + E[y^2]/psi)).
     """
     N, d, n = _sizes(N, d, n)
-    tgt = target if isinstance(target, Target) else make_target(target, d, np.random.default_rng(0))
+    tgt = target if isinstance(target, Target) else target_moments(target)
     act = get_activation(activation)
     per_unit_eta = one_step_theta(1.0, act.m(1), tgt.mu_star, tgt.second_moment, n / d, a_norm)
     return (N / d) ** 0.25 / per_unit_eta
@@ -147,7 +147,7 @@ def transition_theory(etas: Iterable[float], target="he1", activation="tanh", N:
     ``target`` and ``activation`` are names or objects (only their moments enter)."""
     etas = np.array([positive_real(e, "eta", allow_zero=True) for e in etas])
     N, d, n = _sizes(N, d, n)
-    tgt = target if isinstance(target, Target) else make_target(target, d, np.random.default_rng(0))
+    tgt = target if isinstance(target, Target) else target_moments(target)
     act = get_activation(activation)      # once: a name would be looked up for every eta
     preds = [one_step_prediction(float(e), tgt, act, N, d, n) for e in etas]
     return {"eta": etas,
@@ -334,7 +334,7 @@ def u1_unit(N: int, target: str, seed: int) -> dict:
 def u1_theory(target: str, N: int) -> np.ndarray:
     """The prediction for :func:`u1_unit` at N = d = n, per direction: u1_alignment for
     mu*_k != 0, :func:`noise_level` otherwise."""
-    tgt = make_target(target, N, np.random.default_rng(0))
+    tgt = target_moments(target)
     limit = u1_alignment(tgt.mu_star, tgt.second_moment, 1.0)
     return np.array([limit[k] if abs(tgt.mu_star[k]) > 1e-8 else noise_level(tgt, k, N, N)
                      for k in range(len(tgt.links))])
@@ -342,7 +342,7 @@ def u1_theory(target: str, N: int) -> np.ndarray:
 
 def direction_names(target: str) -> list[str]:
     """The names of the links of a target, one per direction (``"he1+he3"`` -> he1, he3)."""
-    return [link.name for link in make_target(target, 8, np.random.default_rng(0)).links]
+    return [link.name for link in target_moments(target).links]
 
 
 # -- the experiments of this chapter, as units for the book and for reproduce ---------------

@@ -24,7 +24,7 @@ from companion.core.activations import get_activation
 from companion.core.figures import _new_figure, log_axis
 from companion.core.plotting import COLUMN_WIDTH
 from companion.core.runs import Runs
-from companion.core.targets import make_target
+from companion.core.targets import target_moments
 from companion.core.theory import one_step_theta
 
 #: markers of the chapter's runs (filled) and of the stored paper-scale runs (hollow)
@@ -96,7 +96,7 @@ def rank_one(runs: Runs):
     groups = runs.groups("N")
     Ns = np.array([g[0] for g in groups])
     r0 = runs[0]
-    tgt = make_target(r0["target"], 8, np.random.default_rng(0))
+    tgt = target_moments(r0["target"])
     limit = one_step_theta(1.0, get_activation(r0["activation"]).m(1), tgt.mu_star,
                            tgt.second_moment)
     fig, ax = _new_figure()
@@ -247,7 +247,7 @@ def _alpha_columns(alphas) -> dict:
 
 def _growth_theory_s1(run, Ns, alpha):
     """The theory's s1 at eta = N^alpha for each N (N = d = n)."""
-    tgt = make_target(run["target"], 8, np.random.default_rng(0))    # its moments only
+    tgt = target_moments(run["target"])    # its moments only
     act = get_activation(run["activation"])
     return [transition_theory([m ** alpha], tgt, act, N=int(m))["s1"][0] for m in Ns]
 

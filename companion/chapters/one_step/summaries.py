@@ -25,7 +25,7 @@ from companion.chapters.one_step.experiments import (
 from companion.core.activations import get_activation
 from companion.core.book import Numbers, fmt, fmt_fixed
 from companion.core.runs import Runs
-from companion.core.targets import make_target
+from companion.core.targets import target_moments
 from companion.core.theory import one_step_theta
 
 #: the step size of the transition's table and observation, and of the rectangular table
@@ -64,7 +64,7 @@ def spike_limit(target: str = "he1", activation: str = "tanh", psi: float = 1.0)
     """The limit of the rank-one part's norm per unit step, |m1| sqrt(mu*^2 + E[y^2]/psi)
     with ||a|| -> 1 (``os-conj-rank-one``): the line of ``fig-os-rank-one`` and the limit of
     s1 / eta (``os-conj-saturation``)."""
-    tgt = make_target(target, 8, np.random.default_rng(0))     # its moments only
+    tgt = target_moments(target)     # its moments only
     return one_step_theta(1.0, get_activation(activation).m(1), tgt.mu_star,
                           tgt.second_moment, psi)
 

@@ -42,7 +42,7 @@ from companion.core.network import run_two_steps
 from companion.core.runs import Runs
 from companion.core.spectra import top_singular
 from companion.core.spikes import power_weights
-from companion.core.targets import Link, Target, make_link, make_target
+from companion.core.targets import Link, Target, make_link, target_moments
 from companion.core.theory import (
     first_direction_alignment,
     is_learnable,
@@ -320,20 +320,20 @@ def activation_moments(activations, pairs: Sequence[tuple[int, int]] = ((1, 1), 
     return {k: np.array(v) for k, v in out.items()}
 
 
-def learnability_table(targets, settings=HEADLINE_SETTINGS, activations="tanh",
-                       d: int = 16, seed: int = 0) -> dict[str, np.ndarray]:
+def learnability_table(targets, settings=HEADLINE_SETTINGS,
+                       activations="tanh") -> dict[str, np.ndarray]:
     """:func:`companion.is_learnable` for the first direction of each target, for each
     (batch, alpha1, alpha2) setting and activation. The predicate depends on the link
-    only, not on d (a small d is used to build the Target). ``learnable`` is 1.0 (yes),
-    0.0 (no) or NaN (no prediction: an activation outside the smooth expansion, ReLU, with
-    a reused batch and mu* = 0)."""
+    only (:func:`companion.core.targets.target_moments`: no directions). ``learnable`` is
+    1.0 (yes), 0.0 (no) or NaN (no prediction: an activation outside the smooth expansion,
+    ReLU, with a reused batch and mu* = 0)."""
     target_items = _as_named(targets, _target_label)
     act_items = _as_named(activations, lambda a: get_activation(a).name)
     records = []
     for (tlabel, tspec), (alabel, aspec), (batch, alpha1, alpha2) in itertools.product(
             target_items, act_items, settings):
         act = get_activation(aspec)
-        tgt = make_target(tspec, d, np.random.default_rng(seed))
+        tgt = target_moments(tspec)
         records.append({"target": tlabel, "activation": alabel, "batch": batch,
                         "alpha1": float(alpha1), "alpha2": float(alpha2),
                         "lambda": lambda_count(alpha1, alpha2, act.degree),

@@ -23,19 +23,21 @@ def test_draw_matches_run_two_steps():
 
 
 def test_one_seeding_path(monkeypatch):
-    """draw_one_step and run_two_steps both draw through network.draw_run, and no other module
-    splits a seed into a run's streams by hand (edit one copy and "the same W0 in every
-    chapter" would break silently)."""
+    """draw_one_step and run_two_steps both draw through network's draw_run (draw_one_step
+    through the public one, run_two_steps, which has checked its arguments, through its
+    unchecked body _draw_run), and no other module splits a seed into a run's streams by
+    hand (edit one copy and "the same W0 in every chapter" would break silently)."""
     from pathlib import Path
 
     from companion.core import network
 
-    calls, real = [], network.draw_run
-    monkeypatch.setattr(network, "draw_run", lambda *a, **k: calls.append("two") or real(*a, **k))
-    monkeypatch.setattr(ex, "draw_run", lambda *a, **k: calls.append("one") or real(*a, **k))
+    assert ex.draw_run is network.draw_run
+    calls, real = [], network._draw_run
+    monkeypatch.setattr(network, "_draw_run", lambda *a, **k: calls.append(len(calls)) or real(*a, **k))
     ex.draw_one_step(40, seed=1)
+    assert calls == [0]
     cp.run_two_steps(40, seed=1)
-    assert calls == ["one", "two"]
+    assert calls == [0, 1]
     package = Path(cp.__file__).parent
     spawning = sorted(str(p.relative_to(package)) for p in package.rglob("*.py")
                       if ".spawn(" in p.read_text())

@@ -98,16 +98,9 @@ def test_leading_order_matches_first_spike_for_a_fresh_batch():
     assert lead[1] < 1e-8 * lead[0]        # tanh: m_2 = 0, the k = 1 term is absent
 
 
-def test_separate_strengths_of_a_planted_rank_two_matrix():
-    rng = np.random.default_rng(0)
-    N = 300
-    a = rng.standard_normal(N) / np.sqrt(N)
-    Q = cp.a_power_basis(a, 3)
-    v1, v2 = np.linalg.qr(rng.standard_normal((N, 2)))[0].T
-    # term 0 along v1; term 1 absent; term 2 partly parallel to term 0 (3 v1) and partly new
-    delta = 5.0 * np.outer(Q[:, 0], v1) + np.outer(Q[:, 2], 3.0 * v1 + 2.0 * v2)
-    np.testing.assert_allclose(cp.term_sizes(delta, a, 3), [5.0, 0.0, np.sqrt(13)], atol=1e-10)
-    np.testing.assert_allclose(cp.separate_strengths(delta, a, 3), [5.0, 0.0, 2.0], atol=1e-10)
+def test_bbp_position():
+    """theta + 1/theta above the threshold, the bulk edge 2 below it (N = d). (The separate
+    strengths of a planted matrix are tested in tests/core/test_spikes.py.)"""
     assert ex.bbp_position(2.0) == pytest.approx(2.5)
     assert ex.bbp_position(0.5) == pytest.approx(2.0)
 

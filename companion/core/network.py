@@ -213,8 +213,10 @@ class RunDraw:
     y2: np.ndarray | None
 
 
-#: the independent random streams of a run, in the order they are spawned from its seed
-STREAMS = ("target", "network", "batch1", "batch2", "null")
+#: the independent random streams of a run, in the order they are spawned from its seed; a
+#: new stream is appended (spawning more children leaves the first ones as they were), e.g.
+#: "readout", the samples of :mod:`companion.core.readout`
+STREAMS = ("target", "network", "batch1", "batch2", "null", "readout")
 
 
 def draw_run(N: int, d: int, n: int, target="he1", seed: int = 0, noise: float = 0.0,

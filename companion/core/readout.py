@@ -36,8 +36,10 @@ N / (N + 1e5) (an eigenvalue is at most the trace, N tau), so the readout there 
 the training mean and the validation choice cannot be much worse than predicting the mean.
 lam is the grid point with the smallest mean squared error on a held-out validation sample
 (its own random stream, ``n_val`` samples, default n_train), the first one on a tie.
-The probe of SPEC section 9 used lam in {1e-3, 1e-2, 1e-1} n in absolute units, at or below
-the bottom of the useful range for a He_3 target, and did worse than the mean there.
+Where the features cannot fit the target (He_3 at n = N = d = 1024) the validation picks the
+top of the grid and the readout is the training mean, worse than the test mean only by the
+intercept's own error (about Var y / n_train); the three fixed lam of SPEC section 9's probe
+had no such end, and its He_3 errors were above Var y (under-regularized).
 
 **The split of the error by link.** The ridge fit is linear in the labels, so with the
 same features and the same lam, the readout f of y = sum_k g_k(<beta*_k, x>) + eps is the

@@ -45,7 +45,9 @@ def simulate(N: int = _D["N"], d: int | None = None, n: int | None = None,
              seed: int = _D["seed"], dtype=np.float64, null: bool = False,
              top_k: int = TOP_K, c1: float = _D["c1"], c2: float = _D["c2"],
              readout: bool = False) -> dict:
-    """Run two steps and summarize them (every number rounded to 6 significant digits).
+    """Run two steps and summarize them (every number rounded to 6 significant digits);
+    ``readout=True`` adds the key ``readout``, the test errors of a ridge readout on the
+    features of W0, W1, W2 and the one-step reference (:func:`_readout`).
 
     Keys: ``parameters``; ``singular_values`` (``W0``, ``W1``, ``W2``: top ``top_k``);
     ``bulk_edge`` (Marchenko-Pastur, 1 + sqrt(N/d)); ``n_outliers`` (``W1``, ``W2``: above the
@@ -67,7 +69,7 @@ def simulate(N: int = _D["N"], d: int | None = None, n: int | None = None,
     each record also has ``strength_predicted``, the finite-N prediction of that term's
     separate strength (:func:`companion.core.finite_n.predicted_terms`, book: dv-finite-n;
     ``None`` for a fresh batch or an activation with a kink, where it is not derived);
-    with ``readout=True`` also ``readout`` (:func:`_readout`); ``seconds``.
+    ``seconds``.
     """
     t0 = time.perf_counter()
     N = positive_int(N, "N")

@@ -79,6 +79,10 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--null", action="store_true",
                      help="also run a null (labels independent of x) and count the spikes "
                           "of W2 above its bulk edge whose left vectors lie on the powers of a")
+    sim.add_argument("--readout", action="store_true",
+                     help="also fit a ridge readout on sigma(W x) for W0, W1, W2 and the "
+                          "one-step reference on an independent sample (n) and report its "
+                          "test error on a fresh one (4n), split by target direction")
     sim.add_argument("--json", action="store_true", help="print one JSON object")
     rep = sub.add_parser(
         "reproduce", help="run the book's experiments E1-E13 (cached, resumable, parallel) "
@@ -139,6 +143,16 @@ def _table(res: dict) -> str:
                 lines.append(f"  k={rec['k']} {rec['value']:8.4f} {rec['strength']:8.4f} "
                              + (f"{pred:8.4f}" if pred is not None else "     n/a")
                              + " " + " ".join(f"{c:.4f}" for c in rec["cos2"]))
+    if "readout" in res:
+        ro = res["readout"]
+        lines.append(f"ridge readout (n_train={ro['n_train']}, n_test={ro['n_test']}): test "
+                     f"error, relative to Var y = {ro['var_y']:.4f}, lambda / feature scale, "
+                     "error per direction:")
+        for name, rec in ro.items():
+            if isinstance(rec, dict):
+                lines.append(f"  {name:18s} {rec['mse']:8.4f} {rec['relative']:8.4f} "
+                             f"{rec['lam_over_scale']:8.3g} "
+                             + " ".join(f"{c:.4f}" for c in rec["component_mse"]))
     lines.append(f"time: {res['seconds']:.1f} s")
     return "\n".join(lines)
 
@@ -187,7 +201,7 @@ def main(argv=None) -> int:
                        batch=args.batch, activation=args.activation, target=args.target,
                        noise=args.noise, seed=args.seed,
                        dtype="float32" if args.float32 else "float64", null=args.null,
-                       c1=args.c1, c2=args.c2)
+                       c1=args.c1, c2=args.c2, readout=args.readout)
     except ValueError as exc:
         return _fail(str(exc), "simulate")
     print(json.dumps(res) if args.json else _table(res))

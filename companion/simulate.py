@@ -11,6 +11,7 @@ import numpy as np
 from companion.core.alignment import cos2_with_directions, subspace_projection
 from companion.core.finite_n import predicted_terms
 from companion.core.network import run_two_steps
+from companion.core.readout import WEIGHTS, readout_errors
 from companion.core.spectra import count_outliers, mp_edges, top_singular, top_singular_each
 from companion.core.spikes import (
     K_POWERS,
@@ -40,8 +41,11 @@ def simulate(N: int = _D["N"], d: int | None = None, n: int | None = None,
              alpha1: float = _D["alpha1"], alpha2: float = _D["alpha2"], batch: str = _D["batch"],
              activation=_D["activation"], target=_D["target"], noise: float = _D["noise"],
              seed: int = _D["seed"], dtype=np.float64, null: bool = False,
-             top_k: int = TOP_K, c1: float = _D["c1"], c2: float = _D["c2"]) -> dict:
-    """Run two steps and summarize them (every number rounded to 6 significant digits).
+             top_k: int = TOP_K, c1: float = _D["c1"], c2: float = _D["c2"],
+             readout: bool = False) -> dict:
+    """Run two steps and summarize them (every number rounded to 6 significant digits);
+    ``readout=True`` adds the key ``readout``, the test errors of a ridge readout on the
+    features of W0, W1, W2 and the one-step reference (:func:`_readout`).
 
     Keys: ``parameters``; ``singular_values`` (``W0``, ``W1``, ``W2``: top ``top_k``);
     ``bulk_edge`` (Marchenko-Pastur, 1 + sqrt(N/d)); ``n_outliers`` (``W1``, ``W2``: above the
@@ -80,6 +84,7 @@ def simulate(N: int = _D["N"], d: int | None = None, n: int | None = None,
     psi = n_samples / run.d
     predicted = _predicted(run.N, psi, run.alpha1, run.alpha2, run.batch, run.activation,
                            run.target, c1, c2, null)
+    readout_report = _readout(run) if readout else None    # needs the first batch
     run.X1 = run.y1 = run.X2 = run.y2 = None     # nothing below reads the batch: free it
     # W2's top TOP serve the spike records too, and without a null run W2's own edge off the
     # powers of a is needed; only W2's vectors are used. Without a null run only values
@@ -151,6 +156,8 @@ def simulate(N: int = _D["N"], d: int | None = None, n: int | None = None,
         strengths = None if predicted is None else predicted.get(is_null)
         for rec in out.get(key, []):
             rec["strength_predicted"] = None if strengths is None else _r(strengths[rec["k"]])
+    if readout_report is not None:
+        out["readout"] = readout_report
     out["seconds"] = round(time.perf_counter() - t0, 2)
     return out
 
@@ -175,6 +182,22 @@ def _predicted(N: int, psi: float, alpha1, alpha2, batch, act, tgt, c1, c2, null
     return {is_null: predicted_terms(N, alpha1, alpha2, act, tgt, K=K_POWERS, psi=psi, c1=c1,
                                      c2=c2, null=is_null, sample_nodes=12)["strength"]
             for is_null in ((False, True) if null else (False,))}
+
+
+def _readout(run) -> dict:
+    """The ridge readout's test errors (:func:`companion.core.readout.readout_errors`, its
+    defaults: n_train = n, n_val = n_train, n_test = 4 n): ``n_train``, ``n_val``,
+    ``n_test``, ``var_y`` (test sample) and ``var_y_theory``, and per weight (``W0``, ``W1``,
+    ``W2``, ``one_step_reference``) ``mse``, ``relative`` (mse / var_y), the chosen ``lam``
+    and ``lam_over_scale``, ``component_mse`` and ``component_relative`` (one per target
+    direction, in the order of the target string), ``noise_mse`` and ``cross``."""
+    res = readout_errors(run)
+    keep = ("mse", "relative", "lam", "lam_over_scale", "component_mse", "component_relative",
+            "noise_mse", "cross")
+    out = {key: (res[key] if key.startswith("n_") else _r(res[key]))
+           for key in ("n_train", "n_val", "n_test", "var_y", "var_y_theory")}
+    out.update({w: {key: _r(res[w][key]) for key in keep} for w in WEIGHTS})
+    return out
 
 
 def _records(records: list[dict]) -> list[dict]:

@@ -225,8 +225,10 @@ class RunDraw:
     y2: np.ndarray | None
 
 
-#: the independent random streams of a run, in the order they are spawned from its seed
-STREAMS = ("target", "network", "batch1", "batch2", "null")
+#: the independent random streams of a run, in the order they are spawned from its seed; a
+#: new stream is appended (spawning more children leaves the first ones as they were), e.g.
+#: "readout", the samples of :mod:`companion.core.readout`
+STREAMS = ("target", "network", "batch1", "batch2", "null", "readout")
 
 
 def draw_run(N: int, d: int, n: int, target="he1", seed: int = 0, noise: float = 0.0,
@@ -248,11 +250,17 @@ def draw_run(N: int, d: int, n: int, target="he1", seed: int = 0, noise: float =
                      choice(batch, "batch", BATCHES), null_labels, network)
 
 
+def run_streams(seed: int) -> dict[str, np.random.Generator]:
+    """The independent random streams of a run (:data:`STREAMS`), split from its seed: the
+    one place a seed is split (a stream may be split further by its user)."""
+    return dict(zip(STREAMS, np.random.default_rng(seed).spawn(len(STREAMS))))
+
+
 def _draw_run(N: int, d: int, n: int, target, seed: int, noise: float, dtype: np.dtype,
               batch: str, null_labels: bool, network: bool) -> RunDraw:
     """:func:`draw_run` on checked arguments (the target is checked here: it is built
     here)."""
-    streams = dict(zip(STREAMS, np.random.default_rng(seed).spawn(len(STREAMS))))
+    streams = run_streams(seed)
     tgt = (target if isinstance(target, Target)
            else make_target(target, d, streams["target"], noise))
     if tgt.d != d:

@@ -40,7 +40,7 @@ def test_one_seeding_path(monkeypatch):
     assert calls == [0, 1]
     package = Path(cp.__file__).parent
     spawning = sorted(str(p.relative_to(package)) for p in package.rglob("*.py")
-                      if ".spawn(" in p.read_text())
+                      if "default_rng(seed).spawn(" in p.read_text())
     assert spawning == ["core/network.py"]
 
 

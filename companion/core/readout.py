@@ -38,7 +38,7 @@ lam is the grid point with the smallest mean squared error on a held-out validat
 (its own random stream, ``n_val`` samples, default n_train), the first one on a tie.
 Where the features cannot fit the target (He_3 at n = N = d = 1024) the validation picks the
 top of the grid and the readout is the training mean, worse than the test mean only by the
-intercept's own error (about Var y / n_train); the three fixed lam of SPEC section 9's probe
+intercept's own error (about Var y / n_train); the three fixed lam of an earlier probe
 had no such end, and its He_3 errors were above Var y (under-regularized).
 
 **The split of the error by link.** The ridge fit is linear in the labels, so with the

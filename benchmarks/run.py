@@ -231,7 +231,8 @@ def chapter(path: Path, env):
     return run
 
 
-def bench_chapters(N: int, repeats: int, coretypes, only=None) -> dict:
+def bench_chapters(N: int, repeats: int, coretypes, only=None, save=None) -> dict:
+    """``save(partial)`` is called after each core type (the chapters take long)."""
     paths = [p for p in sorted((ROOT / "book").glob("*.ipynb")) if not only or p.stem in only]
     out = {"N": N, "environment": dict(ONE_THREAD), "runs": {}}
     for coretype in coretypes:
@@ -249,21 +250,33 @@ def bench_chapters(N: int, repeats: int, coretypes, only=None) -> dict:
                   f"{r['baseline_s']:.1f} s, paired ratio {r['paired_ratio']:.2f}", flush=True)
         out["runs"][coretype or "default"] = {"coretype": coretype, "blas": json.loads(blas),
                                               "chapters": rows}
+        if save:
+            save(out)
     return out
 
 
 # -- the command line against the expert script ---------------------------------------------------
 def bench_cli(N: int, repeats: int) -> dict:
+    """With the machine's BLAS threads (the goal) and again with one BLAS thread on both
+    sides (``one_thread``: less at the mercy of other work on a shared machine, where
+    threads that wait for each other lose most)."""
     # The package byte-compiled first, as an installed one is (pip compiles it): otherwise
     # each process would compile the companion's modules while PyTorch's and SciPy's come
     # compiled.
     compileall.compile_dir(str(ROOT / "companion"), quiet=1, legacy=False)
-    cli = process([sys.executable, "-m", "companion", "simulate", "--N", str(N), "--target",
-                   "he1+he3", "--json"])
-    base = expert(N)
-    cli(), base()                                  # warm-up
-    t = paired({"cli": cli, "expert": base}, repeats)
-    return {"N": N, **compare(t["cli"], t["expert"])}
+    args = [sys.executable, "-m", "companion", "simulate", "--N", str(N), "--target",
+            "he1+he3", "--json"]
+    out = {"N": N}
+    for label, env in (("threads", None), ("one_thread", ONE_THREAD)):
+        cli, base = process(args, env), expert(N, env)
+        cli(), base()                              # warm-up
+        t = paired({"cli": cli, "expert": base}, repeats)
+        r = compare(t["cli"], t["expert"])
+        if label == "threads":
+            out.update(r)
+        else:
+            out[label] = r
+    return out
 
 
 # -- the stored paper-scale runs ------------------------------------------------------------------
@@ -400,6 +413,9 @@ def series(results: dict) -> dict[str, list[float]]:
         if part in results:
             out[f"{part}/{cand}"] = results[part]["candidate_times"]
             out[f"{part}/{base}"] = results[part]["baseline_times"]
+    if "one_thread" in results.get("cli", {}):
+        out["cli/one_thread/simulate"] = results["cli"]["one_thread"]["candidate_times"]
+        out["cli/one_thread/expert"] = results["cli"]["one_thread"]["baseline_times"]
     for name, r in results.get("topk", {}).get("matrices", {}).items():
         out[f"topk/{name}/top_singular"] = r["candidate_times"]
         out[f"topk/{name}/lapack_svd"] = r["baseline_times"]
@@ -500,6 +516,11 @@ def markdown_table(results: dict) -> str:
                     f"whole process, {r['pairs']} pairs | {r['candidate_s']:.2f} s | expert "
                     f"script, whole process: {r['baseline_s']:.2f} s | {_ratio(r)} | "
                     f"<= {GOALS['cli']:g}: {_met(r['paired_ratio'], GOALS['cli'])} |")
+        if "one_thread" in r:
+            o = r["one_thread"]
+            rows.append(f"| the same, both with one BLAS thread, {o['pairs']} pairs | "
+                        f"{o['candidate_s']:.2f} s | {o['baseline_s']:.2f} s | {_ratio(o)} | "
+                        f"information |")
     if "store" in results:
         r = results["store"]
         slowest = max(r["each_s"], key=r["each_s"].get)
@@ -580,11 +601,12 @@ def main() -> None:
     parser.add_argument("--only", default=",".join(PARTS),
                         help=f"comma-separated parts: {', '.join(PARTS)}")
     parser.add_argument("--repeats", type=int, default=None,
-                        help="pairs per measurement (default 5; chapters 3)")
+                        help="pairs per measurement (default 5; chapters 2)")
     parser.add_argument("--chapters", default=None,
                         help="comma-separated chapter stems (default: every chapter)")
     parser.add_argument("--coretypes", default="default,Haswell",
                         help="OPENBLAS_CORETYPE values for the chapters ('default': none)")
+    parser.add_argument("--floor-N", type=int, default=4096)
     parser.add_argument("--memory-N", type=int, default=8192)
     parser.add_argument("--memory-dtype", default="float32")
     parser.add_argument("--out", default=str(RESULTS))
@@ -624,19 +646,26 @@ def main() -> None:
         coretypes = [None if c == "default" else c for c in args.coretypes.split(",")]
         only = set(args.chapters.split(",")) if args.chapters else (
             {"intro", "explorer"} if q else None)
-        results["chapters"] = bench_chapters(512 if q else 2048, args.repeats or (1 if q else 3),
-                                             coretypes, only)
+        kept = results.get("chapters", {}).get("runs", {})     # other core types' runs
+
+        def save(partial):
+            partial["runs"] = {**kept, **partial["runs"]}
+            out.write_text(json.dumps({**results, "chapters": partial}, indent=2) + "\n")
+        results["chapters"] = bench_chapters(512 if q else 2048, args.repeats or (1 if q else 2),
+                                             coretypes, only, save)
+        results["chapters"]["runs"] = {**kept, **results["chapters"]["runs"]}
     if "cli" in parts:
         r = results["cli"] = bench_cli(512 if q else 2048, reps)
-        print(f"cli: simulate {r['candidate_s']:.2f} s, expert {r['baseline_s']:.2f} s, paired "
-              f"ratio {r['paired_ratio']:.3f} (ratio of medians {r['ratio_of_medians']:.3f})",
-              flush=True)
+        for label, c in (("threads", r), ("one thread", r["one_thread"])):
+            print(f"cli ({label}): simulate {c['candidate_s']:.2f} s, expert "
+                  f"{c['baseline_s']:.2f} s, paired ratio {c['paired_ratio']:.3f} (ratio of "
+                  f"medians {c['ratio_of_medians']:.3f})", flush=True)
     if "store" in parts:
         r = results["store"] = bench_store(reps)
         print(f"store: all in one process {r['all_s']:.3f} s; "
               + ", ".join(f"{e} {v:.3f}" for e, v in r["each_s"].items()), flush=True)
     if "floor" in parts:
-        r = results["floor"] = bench_floor(1024 if q else 4096, reps)
+        r = results["floor"] = bench_floor(1024 if q else args.floor_N, reps)
         print(f"floor: update {r['candidate_s']:.2f} s, four products {r['baseline_s']:.2f} s, "
               f"paired ratio {r['paired_ratio']:.3f}", flush=True)
     if "topk" in parts:

@@ -147,6 +147,16 @@ def _draw_curves(ax, points, keys):
             ax.plot(CURVE_NS, curves[key], color=c, linestyle=ls, linewidth=1.4)
 
 
+def _plain_log_y(ax) -> None:
+    """A log y axis labelled with plain numbers (0.3, 0.5, 1, 2, ...), no minor ticks."""
+    from matplotlib.ticker import FixedLocator, NullLocator
+
+    ax.set_yscale("log")
+    ax.yaxis.set_major_locator(FixedLocator([0.2, 0.3, 0.5, 0.7, 1, 1.5, 2, 3, 5, 7, 10]))
+    ax.yaxis.set_major_formatter(cplt.mpl.ticker.FuncFormatter(lambda v, _: f"{v:g}"))
+    ax.yaxis.set_minor_locator(NullLocator())
+
+
 def transects(runs: Runs | None = None, curves: bool = True):
     """E14: the two transects against N (book width; readable at 390 px).
 
@@ -164,7 +174,7 @@ def transects(runs: Runs | None = None, curves: bool = True):
     fig, axes = _new_figure(nrows=2, ncols=2)
     fig.set_size_inches(fig.get_size_inches()[0], fig.get_size_inches()[1] * 1.3)
     Ns = sorted(runs.unique("N"))
-    ticks = sorted(set(Ns) | ({CURVE_NS[0], CURVE_NS[-1]} if curves else set()))
+    ticks = sorted(set(Ns) | ({CURVE_NS[0], 8192, CURVE_NS[-1]} if curves else set()))
     for row, (tname, t) in enumerate(TRANSECTS.items()):
         k = t["k"]
         rows = transect_table(runs, k=k)
@@ -176,7 +186,7 @@ def transects(runs: Runs | None = None, curves: bool = True):
             _draw_curves(left, points, [(f"k{k}", "-"), (f"k{k}_null", ":")])
         left.axhline(1.0, color="0.4", linestyle="--", linewidth=1)
         left.set_ylabel(f"term $k = {k}$ strength")
-        left.set_yscale("log")
+        _plain_log_y(left)
         if row == 0:
             _draw_points(right, rows, points, "detected", ("reused", "null"))
             right.set_ylim(-0.05, 1.05)
@@ -192,24 +202,25 @@ def transects(runs: Runs | None = None, curves: bool = True):
         for ax in (left, right):
             log_axis(ax, ticks, kilo=True, close="drop")
             ax.set_xlabel("$N$")
-            ax.tick_params(axis="x", labelsize=8.5)
+            ax.tick_params(axis="both", labelsize=9.5)
         line = "$\\alpha_1 + \\alpha_2 = 1/2$" if k == 1 else "$2\\alpha_1 + \\alpha_2 = 1$"
         left.set_title(f"({'i' if row == 0 else 'ii'}) across {line}", fontsize=10.5,
                        loc="left")
         handles = [cplt.mpl.lines.Line2D([], [], color=c, marker="o", linestyle="none",
                                          label=f"$\\alpha_2$ = {p[1]:.2f}")
                    for c, p in zip(_POINT_COLORS, points)]
-        right.legend(handles=handles, fontsize=8, loc="best", handletextpad=0.2,
-                     borderaxespad=0.2)
+        right.legend(handles=handles, fontsize=9, loc="best", handletextpad=0.2,
+                     borderaxespad=0.2, labelspacing=0.3)
     style = [cplt.mpl.lines.Line2D([], [], color="0.3", linestyle="none", label=lab, **st)
              for lab, st in (("reused", dict(marker="o")),
                              ("null", dict(marker="o", mfc="white")),
                              ("fresh", dict(marker="x")))]
-    style += [cplt.mpl.lines.Line2D([], [], color="0.3", linestyle=ls, label=lab)
-              for lab, ls in (("predicted", "-"), ("predicted null", ":"))]
-    fig.legend(handles=style, loc="lower center", ncol=5, fontsize=8, columnspacing=0.8,
-               handletextpad=0.3, bbox_to_anchor=(0.5, -0.06))
-    fig.text(0.5, -0.10, "prediction, (ii): the k = 2 term grows on both sides of the line at "
-             "every N <= 8192;\nthe line is not visible there as a change of sign of the growth",
-             ha="center", va="top", fontsize=8, color="0.25")
+    style += [cplt.mpl.lines.Line2D([], [], color="0.3", linestyle=ls, linewidth=lw, label=lab)
+              for lab, ls, lw in (("predicted", "-", 1.4), ("predicted null", ":", 1.4),
+                                  ("threshold 1", "--", 1.0), ("chance 1/N", ":", 1.0))]
+    fig.legend(handles=style, loc="upper center", ncol=4, fontsize=9, columnspacing=0.8,
+               handletextpad=0.3, bbox_to_anchor=(0.5, 0.0))
+    fig.text(0.5, -0.075, "prediction (lines): in (ii) the k = 2 term grows on both sides of "
+             "the line at every N <= 8192;\nat these sizes the line is not visible as a change "
+             "of sign of its growth", ha="center", va="top", fontsize=9, color="0.2")
     return fig

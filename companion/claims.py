@@ -90,7 +90,10 @@ CLAIMS: list[Claim] = [
           "floor(alpha2 / (1/2 - alpha1)); Lambda = min(L - 1, that), L the degree of the "
           "polynomial expansion", "paper (abstract); the cap L - 1 from an AI-written summary, "
           "not endorsed by the authors", "fig-ts-phase",
-          "tests/core/test_theory.py::test_lambda_on_a_grid_matches_the_formula", ("E3",)),
+          "tests/core/test_theory.py::test_lambda_on_a_grid_matches_the_formula",
+          # E14 (transects across alpha1 + alpha2 = 1/2 and 2 alpha1 + alpha2 = 1) tests this
+          # claim and the next by crossing their lines; its figure is not in a chapter yet
+          ("E3", "E14")),
     Claim("Read as terms beyond the first spike: 1 + Lambda outliers when every order exists, "
           "1 + floor(Lambda/2) for an odd activation; they appear one by one as N grows",
           "companion derives, measures", "fig-ts-emergence",
@@ -111,7 +114,7 @@ CLAIMS: list[Claim] = [
           "test_two_steps_act_as_one_only_with_a_reused_batch", ("E5",)),
     Claim('"Independent batches restrict learning to directions with an information exponent '
           'of one"', "paper (abstract)", "fig-rf-he3",
-          "tests/core/test_learning.py::test_he3_learned_only_with_reuse", ("E7",)),
+          "tests/core/test_learning.py::test_he3_learned_only_with_reuse", ("E7", "E14")),
     Claim("The first spike carries the information-exponent-one direction in both batch "
           "settings, a little better with a fresh batch (2n samples in all)",
           "companion derives, measures", "fig-rf-first-direction",
@@ -120,7 +123,7 @@ CLAIMS: list[Claim] = [
     Claim("Batch reuse lets the second update capture directions of higher information "
           "exponent, e.g. He_3, if Lambda >= 2", "paper (abstract); the condition Lambda >= 2 "
           "from an AI-written summary, not endorsed by the authors", "fig-rf-he3",
-          "tests/core/test_learning.py::test_he3_learned_only_with_reuse", ("E7",)),
+          "tests/core/test_learning.py::test_he3_learned_only_with_reuse", ("E7", "E14")),
     Claim("The He_3 direction is carried by one outlier whose left vector lies on a^{o3}, "
           "the k = 2 term", "companion derives, measures", "fig-rf-outlier",
           "tests/chapters/reuse_vs_fresh/test_reuse_vs_fresh_experiments.py::"

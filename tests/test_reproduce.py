@@ -37,7 +37,8 @@ TINY = {"E1": dict(N=60, seeds=2), "E2": dict(Ns=[40, 80], seeds=2),
         "E7": dict(Ns=[40, 80], seeds=2), "E8": dict(N=60, seeds=2),
         "E9": dict(N=60, seeds=2), "E10": dict(N=60, seeds=1),
         "E11": dict(Ns=[40, 80], seeds=1), "E12": dict(Ns=[40, 80], seeds=1),
-        "E13": dict(Ns=[40, 80], seeds=2, strengths=[0.5, 1.5, 3.0])}
+        "E13": dict(Ns=[40, 80], seeds=2, strengths=[0.5, 1.5, 3.0]),
+        "E14": dict(Ns=[40], seeds=1)}
 
 
 @pytest.fixture
@@ -103,7 +104,7 @@ def test_every_experiment_writes_figure_and_tidy_data(tmp_path, tiny_sizes):
 
 
 # -- the command line -----------------------------------------------------------------------
-@pytest.mark.parametrize("args", [["--only", "E14"], ["--only", "E1,X"], ["--jobs", "0"],
+@pytest.mark.parametrize("args", [["--only", "E99"], ["--only", "E1,X"], ["--jobs", "0"],
                                   ["--jobs", "-3"], ["--jobs", "two"], ["--scale", "huge"],
                                   ["--out", "FILE/sub"]])
 def test_bad_arguments_exit_2_with_one_line(tmp_path, args):

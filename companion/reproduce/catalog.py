@@ -1,4 +1,4 @@
-"""The table of experiments (E1 to E13, book: reg-experiments): for each id, the experiment (its
+"""The table of experiments (E1 to E14, book: reg-experiments): for each id, the experiment (its
 unit function and units, defined in the chapter's module under :mod:`companion.core.experiment`),
 the figure function that draws it (a chapter's ``figures`` module) and the shape of its tidy CSV.
 One explicit table: nothing is registered as a side effect of an import.
@@ -22,6 +22,8 @@ from companion.chapters.two_steps import experiments as x2
 from companion.chapters.two_steps import figures as f2
 from companion.chapters.two_steps import figures as f4
 from companion.chapters.two_steps import learned_directions as x4
+from companion.chapters.two_steps import transect_figures as f6
+from companion.chapters.two_steps import transects as x6
 from companion.core.experiment import Experiment
 from companion.reproduce import tidy
 
@@ -49,6 +51,7 @@ CATALOG: dict[str, Entry] = {
     "E11": Entry(x2.SPIKES_ONE_BY_ONE, f2.spike_emergence_counts),
     "E12": Entry(x4.LEARNED_DIRECTIONS, f4.spike_content, x4.spike_rows),
     "E13": Entry(x5.CALIBRATION, f5.census_calibration, tidy.rows_along("strengths")),
+    "E14": Entry(x6.TRANSECTS_E14, f6.transects, x6.transect_rows),
 }
 EXPERIMENT_IDS = list(CATALOG)
 
@@ -70,7 +73,8 @@ NUMERICS_MODULES = ("core/activations", "core/alignment", "core/expansion", "cor
                     "core/theory", "core/validation", "core/finite_n",
                     "chapters/one_step/experiments", "chapters/two_steps/experiments",
                     "chapters/reuse_vs_fresh/experiments",
-                    "chapters/two_steps/learned_directions", "chapters/finite_size/calibration")
+                    "chapters/two_steps/learned_directions", "chapters/two_steps/transects",
+                    "chapters/finite_size/calibration")
 
 
 def code_behaviour(source: str) -> str:

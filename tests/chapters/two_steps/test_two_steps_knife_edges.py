@@ -28,6 +28,7 @@ from companion.chapters.two_steps.experiments import (
     EMERGENCE_POINTS,
 )
 from companion.chapters.two_steps.learned_directions import E12_POINTS
+from companion.chapters.two_steps.transects import E14_POINTS
 from companion.core.theory import KNIFE_EDGE, nearest_line
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -82,7 +83,7 @@ def _all_points() -> dict[tuple[float, float], set[str]]:
             for p in _points(text):
                 where.setdefault(p, set()).add(chapter)
     stored = {"E3": E3_POINTS, "E4": E4_PAIRS, "E5": E5_PAIRS, "E11": EMERGENCE_POINTS,
-              "E12": E12_POINTS}
+              "E12": E12_POINTS, "E14": E14_POINTS}
     for experiment, points in stored.items():
         for p in points:
             where.setdefault(tuple(map(float, p)), set()).add(experiment)

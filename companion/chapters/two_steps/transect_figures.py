@@ -1,0 +1,283 @@
+"""E14's summaries and figure: the transects across the count line and the learnability
+line (:mod:`companion.chapters.two_steps.transects`). Kept apart from the unit module so that
+drawing code is not part of the numerics' fingerprint (a figure fix recomputes nothing).
+
+Intervals over seeds are t intervals (scipy.stats, written here: the shared interval helpers
+are on a branch that is not merged yet)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from companion.chapters.two_steps.transects import RUNS, TRANSECTS
+from companion.core import plotting as cplt
+from companion.core.figures import _new_figure, log_axis, stored_runs_absent
+from companion.core.finite_n import predicted_terms
+from companion.core.runs import Runs
+
+#: sizes at which the prediction's curves are drawn (2^9 .. 2^16)
+CURVE_NS = tuple(2 ** j for j in range(9, 17))
+#: :func:`prediction_curves` at E14's points and :data:`CURVE_NS` (computed 2026-12-02 with
+#: this package; ``tests`` recompute a few entries): (alpha1, alpha2) -> dict of
+#: ``k1``, ``k2`` (reused separate strengths), ``k1_null``, ``k2_null``, ``cos2_k2``
+#: (the k = 2 term's own part with beta*_2), one value per size
+PREDICTION_TABLE: dict[tuple[float, float], dict[str, tuple]] = {
+    (0.3, 0.1): {
+        'k1': (0.3463, 0.322, 0.303, 0.2883, 0.277, 0.2684, 0.2617, 0.2564),
+        'k2': (0.3565, 0.3155, 0.2806, 0.2511, 0.2269, 0.2078, 0.1937, 0.1844),
+        'k1_null': (0.3435, 0.3121, 0.2861, 0.2652, 0.2486, 0.236, 0.2267, 0.2199),
+        'k2_null': (0.3694, 0.3266, 0.2898, 0.2586, 0.2327, 0.2121, 0.1965, 0.1858),
+        'cos2_k2': (0.0001599, 0.0006662, 0.001898, 0.004384, 0.008717, 0.01529, 0.02388, 0.03342),
+    },
+    (0.3, 0.14): {
+        'k1': (0.3771, 0.3629, 0.3554, 0.3534, 0.3554, 0.3604, 0.3673, 0.3752),
+        'k2': (0.3644, 0.3257, 0.294, 0.2691, 0.2511, 0.2402, 0.2364, 0.2394),
+        'k1_null': (0.3694, 0.3444, 0.3262, 0.3143, 0.3078, 0.3062, 0.3084, 0.3136),
+        'k2_null': (0.3813, 0.3405, 0.3067, 0.2795, 0.2593, 0.2461, 0.2401, 0.2408),
+        'cos2_k2': (0.0003302, 0.001274, 0.003534, 0.008001, 0.01546, 0.02591, 0.03798, 0.04927),
+    },
+    (0.3, 0.26): {
+        'k1': (0.5857, 0.6437, 0.7216, 0.8173, 0.9292, 1.056, 1.198, 1.353),
+        'k2': (0.4415, 0.4275, 0.4318, 0.4567, 0.5042, 0.5762, 0.6736, 0.7969),
+        'k1_null': (0.5434, 0.5705, 0.616, 0.6792, 0.7597, 0.8575, 0.9724, 1.104),
+        'k2_null': (0.4768, 0.4595, 0.4593, 0.4787, 0.5201, 0.5853, 0.6757, 0.7917),
+        'cos2_k2': (0.002254, 0.006696, 0.01516, 0.02766, 0.04219, 0.0557, 0.06584, 0.07175),
+    },
+    (0.3, 0.3): {
+        'k1': (0.7156, 0.8205, 0.9565, 1.123, 1.319, 1.547, 1.808, 2.104),
+        'k2': (0.5031, 0.5102, 0.5442, 0.6093, 0.7094, 0.8487, 1.031, 1.261),
+        'k1_null': (0.6528, 0.7156, 0.8058, 0.924, 1.072, 1.251, 1.464, 1.713),
+        'k2_null': (0.5463, 0.5489, 0.5768, 0.6344, 0.726, 0.8559, 1.028, 1.247),
+        'cos2_k2': (0.003664, 0.009827, 0.02025, 0.03387, 0.04807, 0.06019, 0.06869, 0.07326),
+    },
+    (0.3, 0.32): {
+        'k1': (0.7964, 0.9315, 1.106, 1.32, 1.575, 1.875, 2.223, 2.624),
+        'k2': (0.545, 0.5666, 0.621, 0.7136, 0.8502, 1.037, 1.282, 1.591),
+        'k1_null': (0.7213, 0.8073, 0.927, 1.082, 1.277, 1.514, 1.799, 2.136),
+        'k2_null': (0.5922, 0.6085, 0.6558, 0.7397, 0.8664, 1.042, 1.274, 1.57),
+        'cos2_k2': (0.004505, 0.01148, 0.02262, 0.03643, 0.05024, 0.06168, 0.06953, 0.07361),
+    },
+    (0.3, 0.34): {
+        'k1': (0.8896, 1.06, 1.281, 1.553, 1.882, 2.274, 2.735, 3.274),
+        'k2': (0.5959, 0.6353, 0.7145, 0.8411, 1.023, 1.271, 1.595, 2.008),
+        'k1_null': (0.8005, 0.914, 1.069, 1.271, 1.523, 1.834, 2.212, 2.665),
+        'k2_null': (0.647, 0.6803, 0.7513, 0.8678, 1.038, 1.272, 1.581, 1.977),
+        'cos2_k2': (0.005408, 0.01313, 0.0248, 0.03863, 0.05199, 0.06282, 0.07011, 0.07381),
+    },
+    (0.3, 0.46): {
+        'k1': (1.809, 2.38, 3.153, 4.179, 5.523, 7.265, 9.508, 12.38),
+        'k2': (1.171, 1.425, 1.814, 2.386, 3.2, 4.339, 5.906, 8.035),
+        'k1_null': (1.588, 2.015, 2.602, 3.394, 4.449, 5.845, 7.678, 10.07),
+        'k2_null': (1.244, 1.483, 1.852, 2.396, 3.174, 4.265, 5.773, 7.83),
+        'cos2_k2': (0.0108, 0.02098, 0.03344, 0.0461, 0.05719, 0.06565, 0.0711, 0.07363),
+    },
+    (0.3, 0.48): {
+        'k1': (2.044, 2.73, 3.67, 4.934, 6.612, 8.82, 11.7, 15.45),
+        'k2': (1.329, 1.646, 2.131, 2.843, 3.867, 5.312, 7.323, 10.09),
+        'k1_null': (1.791, 2.308, 3.025, 4.004, 5.325, 7.095, 9.451, 12.56),
+        'k2_null': (1.404, 1.705, 2.166, 2.846, 3.825, 5.211, 7.148, 9.822),
+        'cos2_k2': (0.01154, 0.02188, 0.03428, 0.04672, 0.05755, 0.06579, 0.07109, 0.07354),
+    },
+}
+
+
+def prediction_curves(point, Ns=CURVE_NS, activation="shifted_tanh",
+                      target="he1+he3") -> dict[str, np.ndarray]:
+    """The finite-N prediction (:func:`companion.core.finite_n.predicted_terms`, reused
+    batch and null run) along ``Ns`` at ``point``: ``k1``, ``k2`` and ``k1_null``,
+    ``k2_null`` (separate strengths of the terms k = 1, 2), ``cos2_k2`` (the k = 2 term's
+    own part with beta*_2). Read from :data:`PREDICTION_TABLE` when it holds the point at
+    these sizes (each evaluation takes about a second)."""
+    key = (round(float(point[0]), 4), round(float(point[1]), 4))
+    if key in PREDICTION_TABLE and tuple(Ns) == CURVE_NS:
+        return {k: np.array(v, float) for k, v in PREDICTION_TABLE[key].items()}
+    out = {name: [] for name in ("k1", "k2", "k1_null", "k2_null", "cos2_k2")}
+    for N in Ns:
+        p = predicted_terms(int(N), key[0], key[1], activation, target, K=3)
+        q = predicted_terms(int(N), key[0], key[1], activation, target, K=3, null=True)
+        out["k1"].append(p["strength"][1])
+        out["k2"].append(p["strength"][2])
+        out["k1_null"].append(q["strength"][1])
+        out["k2_null"].append(q["strength"][2])
+        out["cos2_k2"].append(p["cos2"][2][1])
+    return {k: np.array(v, float) for k, v in out.items()}
+
+
+def t_interval(values, level: float = 0.95) -> tuple[float, float, float]:
+    """Mean and two-sided t interval of the mean over seeds (NaN half-width for one seed)."""
+    from scipy import stats
+
+    v = np.asarray(values, float)
+    v = v[np.isfinite(v)]
+    if not len(v):
+        return float("nan"), float("nan"), float("nan")
+    m = float(v.mean())
+    if len(v) < 2:
+        return m, float("nan"), float("nan")
+    h = float(stats.t.ppf(0.5 + level / 2, len(v) - 1) * v.std(ddof=1) / np.sqrt(len(v)))
+    return m, m - h, m + h
+
+
+def _spike_cos2(r, name: str, k: int, j: int) -> float:
+    """cos^2 with direction j of the counted spike of order k of run ``name`` (the largest
+    such singular value), NaN when the census counts none."""
+    hit = np.flatnonzero(np.asarray(r[f"counted_{name}"]) & (np.asarray(r[f"order_{name}"]) == k))
+    return float(np.asarray(r[f"cos2_{name}"])[hit[0], j]) if len(hit) else float("nan")
+
+
+def transect_table(runs: Runs, k: int = 2, j: int = 1, level: float = 0.95) -> list[dict]:
+    """Per (point, N, run) over the seeds: ``strength`` (mean, low, high: t interval) of the
+    term k's separate strength, ``own`` (the same for its own part's cos^2 with target
+    direction j), ``detected`` (fraction of seeds whose census counts a spike of order k),
+    ``spike`` (mean cos^2 with direction j of that spike over the seeds that count it),
+    ``predicted`` and ``predicted_own`` (the prediction at that N; reused and null only),
+    ``seeds``, ``dtype``."""
+    out = []
+    for (a1, a2, N), group in sorted(runs.groups("alpha1", "alpha2", "N").items()):
+        for name in RUNS:
+            strength = [float(np.asarray(r[f"separate_{name}"])[k]) for r in group]
+            own = [float(np.asarray(r[f"own_cos2_{name}"])[k][j]) for r in group]
+            spikes = [_spike_cos2(r, name, k, j) for r in group]
+            pred = {"reused": "predicted", "null": "predicted_null"}.get(name)
+            row = {"alpha1": a1, "alpha2": a2, "N": N, "run": name, "k": k,
+                   "seeds": len(group), "dtype": group[0].params.get("dtype", "float64"),
+                   "strength": t_interval(strength, level), "own": t_interval(own, level),
+                   "detected": float(np.mean(np.isfinite(spikes))),
+                   "spike": (float(np.nanmean(spikes)) if np.isfinite(spikes).any()
+                             else float("nan")),
+                   "predicted": (float(np.mean([np.asarray(r[pred])[k] for r in group]))
+                                 if pred else float("nan")),
+                   "predicted_own": (float(np.asarray(group[0]["predicted_cos2"])[k][j])
+                                     if name == "reused" else 0.0 if name == "null"
+                                     else float("nan"))}
+            out.append(row)
+    return out
+
+
+def local_slope(rows: list[dict], point, run: str = "reused", key: str = "strength") -> float:
+    """Least-squares slope of log(mean ``key``) against log N at ``point`` for ``run``: the
+    term's measured growth exponent over the stored sizes."""
+    sel = sorted((r["N"], r[key][0]) for r in rows
+                 if (r["alpha1"], r["alpha2"]) == tuple(point) and r["run"] == run)
+    if len(sel) < 2:
+        return float("nan")
+    N, v = np.array(sel).T
+    return float(np.polyfit(np.log(N), np.log(v), 1)[0])
+
+
+#: colours of a transect's 4 points: the two below the line blue, the two above red
+_POINT_COLORS = ("#9ecae1", "#2171b5", "#cb181d", "#fc9272")
+_RUN_STYLE = {"reused": dict(marker="o", mfc=None, ms=5),
+              "null": dict(marker="o", mfc="white", ms=5),
+              "fresh": dict(marker="x", mfc=None, ms=5)}
+_SHIFT = {"reused": 0.97, "null": 1.0, "fresh": 1.03}
+
+
+def _draw_points(ax, rows, points, key, runs_shown, log_y=False):
+    for c, point in zip(_POINT_COLORS, points):
+        for name in runs_shown:
+            sel = sorted((r for r in rows if (r["alpha1"], r["alpha2"]) == point
+                          and r["run"] == name), key=lambda r: r["N"])
+            if not sel:
+                continue
+            N = np.array([r["N"] for r in sel], float) * _SHIFT[name]
+            if key == "detected":
+                mid = np.array([r["detected"] for r in sel])
+                err = None
+            else:
+                mid = np.array([r[key][0] for r in sel])
+                lo = np.array([r[key][1] for r in sel])
+                hi = np.array([r[key][2] for r in sel])
+                err = np.stack([np.nan_to_num(mid - lo), np.nan_to_num(hi - mid)])
+                if log_y:
+                    err[0] = np.minimum(err[0], mid * 0.9)
+            st = dict(_RUN_STYLE[name])
+            st["mfc"] = st["mfc"] or c
+            ax.errorbar(N, mid, yerr=err, color=c, linestyle="none", mew=1.2, capsize=0,
+                        elinewidth=1, **st)
+
+
+def _draw_curves(ax, points, keys):
+    for c, point in zip(_POINT_COLORS, points):
+        curves = prediction_curves(point)
+        for key, ls in keys:
+            ax.plot(CURVE_NS, curves[key], color=c, linestyle=ls, linewidth=1.4)
+
+
+def _plain_log_y(ax) -> None:
+    """A log y axis labelled with plain numbers (0.3, 0.5, 1, 2, ...), no minor ticks."""
+    from matplotlib.ticker import FixedLocator, NullLocator
+
+    ax.set_yscale("log")
+    ax.yaxis.set_major_locator(FixedLocator([0.2, 0.3, 0.5, 0.7, 1, 1.5, 2, 3, 5, 7, 10]))
+    ax.yaxis.set_major_formatter(cplt.mpl.ticker.FuncFormatter(lambda v, _: f"{v:g}"))
+    ax.yaxis.set_minor_locator(NullLocator())
+
+
+def transects(runs: Runs | None = None, curves: bool = True):
+    """E14: the two transects against N (book width; readable at 390 px).
+
+    Top row, transect (i) across the count line alpha1 + alpha2 = 1/2 (alpha1 = 0.30):
+    left, the k = 1 term's separate strength; right, the fraction of seeds whose census
+    counts a k = 1 spike. Bottom row, transect (ii) across the learnability line
+    2 alpha1 + alpha2 = 1 (alpha1 = 0.30): left, the k = 2 term's separate strength; right,
+    the cos^2 of its own part with beta*_2 (He_3's direction). One colour per point (blue:
+    below the line, red: above); filled circles: reused batch, hollow: null run, crosses:
+    fresh batch; bars: 95% t intervals over the seeds; lines: the finite-N prediction up
+    to N = 2^16 (solid: reused, dotted: null run), ``curves=False`` leaves them out. The
+    figure says in words what the prediction says about the line at these sizes."""
+    if runs is None or len(runs) == 0:
+        return stored_runs_absent()
+    fig, axes = _new_figure(nrows=2, ncols=2)
+    fig.set_size_inches(fig.get_size_inches()[0], fig.get_size_inches()[1] * 1.3)
+    Ns = sorted(runs.unique("N"))
+    ticks = sorted(set(Ns) | ({CURVE_NS[0], 8192, CURVE_NS[-1]} if curves else set()))
+    for row, (tname, t) in enumerate(TRANSECTS.items()):
+        k = t["k"]
+        rows = transect_table(runs, k=k)
+        points = [p for p in t["points"]
+                  if any((r["alpha1"], r["alpha2"]) == p for r in rows)]
+        left, right = axes[row]
+        _draw_points(left, rows, points, "strength", RUNS)
+        if curves:
+            _draw_curves(left, points, [(f"k{k}", "-"), (f"k{k}_null", ":")])
+        left.axhline(1.0, color="0.4", linestyle="--", linewidth=1)
+        left.set_ylabel(f"term $k = {k}$ strength")
+        _plain_log_y(left)
+        if row == 0:
+            _draw_points(right, rows, points, "detected", ("reused", "null"))
+            right.set_ylim(-0.05, 1.05)
+            right.set_ylabel("seeds with a $k = 1$ spike")
+        else:
+            _draw_points(right, rows, points, "own", RUNS, log_y=True)
+            if curves:
+                _draw_curves(right, points, [("cos2_k2", "-")])
+            right.plot(ticks, 1.0 / np.array(ticks, float), color="0.4", linestyle=":",
+                       linewidth=1)
+            right.set_yscale("log")
+            right.set_ylabel(r"own part's $\cos^2$ with $\beta^*_2$")
+        for ax in (left, right):
+            log_axis(ax, ticks, kilo=True, close="drop")
+            ax.set_xlabel("$N$")
+            ax.tick_params(axis="both", labelsize=9.5)
+        line = "$\\alpha_1 + \\alpha_2 = 1/2$" if k == 1 else "$2\\alpha_1 + \\alpha_2 = 1$"
+        left.set_title(f"({'i' if row == 0 else 'ii'}) across {line}", fontsize=10.5,
+                       loc="left")
+        handles = [cplt.mpl.lines.Line2D([], [], color=c, marker="o", linestyle="none",
+                                         label=f"$\\alpha_2$ = {p[1]:.2f}")
+                   for c, p in zip(_POINT_COLORS, points)]
+        right.legend(handles=handles, fontsize=9, loc="best", handletextpad=0.2,
+                     borderaxespad=0.2, labelspacing=0.3)
+    style = [cplt.mpl.lines.Line2D([], [], color="0.3", linestyle="none", label=lab, **st)
+             for lab, st in (("reused", dict(marker="o")),
+                             ("null", dict(marker="o", mfc="white")),
+                             ("fresh", dict(marker="x")))]
+    style += [cplt.mpl.lines.Line2D([], [], color="0.3", linestyle=ls, linewidth=lw, label=lab)
+              for lab, ls, lw in (("predicted", "-", 1.4), ("predicted null", ":", 1.4),
+                                  ("threshold 1", "--", 1.0), ("chance 1/N", ":", 1.0))]
+    fig.legend(handles=style, loc="upper center", ncol=4, fontsize=9, columnspacing=0.8,
+               handletextpad=0.3, bbox_to_anchor=(0.5, 0.0))
+    fig.text(0.5, -0.075, "prediction (lines): in (ii) the k = 2 term grows on both sides of "
+             "the line at every N <= 8192;\nat these sizes the line is not visible as a change "
+             "of sign of its growth", ha="center", va="top", fontsize=9, color="0.2")
+    return fig

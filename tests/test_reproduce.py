@@ -104,7 +104,7 @@ def test_every_experiment_writes_figure_and_tidy_data(tmp_path, tiny_sizes):
 
 
 # -- the command line -----------------------------------------------------------------------
-@pytest.mark.parametrize("args", [["--only", "E14"], ["--only", "E1,X"], ["--jobs", "0"],
+@pytest.mark.parametrize("args", [["--only", "E99"], ["--only", "E1,X"], ["--jobs", "0"],
                                   ["--jobs", "-3"], ["--jobs", "two"], ["--scale", "huge"],
                                   ["--out", "FILE/sub"]])
 def test_bad_arguments_exit_2_with_one_line(tmp_path, args):

@@ -35,11 +35,14 @@ part's cos^2 with beta*_2 at 8192):
   reach): at these sizes the line is not visible as a change of sign of the growth,
   only of its rate. The transect tests the prediction, not the limit law; the figure says so.
 
-Measured (stored runs, 8 seeds to 2048, 5 at 4096): (i) k = 1 slopes -0.05, 0.00, +0.18,
-+0.23 (512-2048), prediction within 3%; no k = 1 spike counted at any point (0 of 8).
-(ii) k = 2 grows on both sides (+0.15, +0.19 below; +0.36, +0.38 above), 0.70 / 0.82 /
-2.38 / 2.84 at 4096 (prediction 0.71 / 0.84 / 2.39 / 2.84); own cos^2 with beta*_2 (reused)
-0.040 / 0.042 / 0.048 / 0.048 at 4096 against fresh 0.0002-0.0007 and null 0.0001-0.0002.
+Measured (stored runs, 8 seeds, N = 512 to 4096; slopes over that range): (i) k = 1 slopes
+-0.05, 0.00, +0.18, +0.23, strengths at 4096 0.28 / 0.35 / 0.81 / 1.11 (prediction 0.29 /
+0.35 / 0.82 / 1.12); no k = 1 spike counted at any of the four points (0 of 8 seeds).
+(ii) k = 2 grows on both sides (+0.20, +0.24 below; +0.39, +0.41 above), 0.69 / 0.82 /
+2.36 / 2.82 at 4096 (prediction 0.71 / 0.84 / 2.39 / 2.84); its own cos^2 with beta*_2
+(reused) 0.039 / 0.041 / 0.047 / 0.048 at 4096 (prediction 0.036 / 0.039 / 0.046 / 0.047)
+against fresh 0.0007-0.0009 and null 0.0001-0.0002 (chance 1/N = 0.00024); the census counts
+a k = 2 spike in 0 of 8 seeds below the line and 3 of 8 above (its null run: 3 of 8 too).
 
 What each unit records (:func:`transect_run`): the reused run, the fresh run and the null
 run (reused batch, labels of an independent sample: nothing to learn), same seed, sizes and

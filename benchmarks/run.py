@@ -367,12 +367,16 @@ def bench_topk(N: int, k: int, repeats: int) -> dict:
 
 # -- peak memory of a large run -------------------------------------------------------------------
 MEMORY_SCRIPT = r"""
-import json, resource, sys, time
+import json, sys, time
 import numpy as np
 import companion as cp
 from companion.core.network import estimate_run_bytes
 N, dtype = int(sys.argv[1]), sys.argv[2]
-base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024    # the imports' memory
+def hwm():     # VmHWM: this process's peak since its exec (ru_maxrss keeps the parent's)
+    for line in open("/proc/self/status"):
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) * 1024
+base = hwm()                                       # the imports' memory
 t0 = time.perf_counter()
 run = cp.run_two_steps(N=N, alpha1=0.35, alpha2=0.45, batch="reused", target="he1+he3",
                        seed=0, dtype=dtype)
@@ -381,7 +385,7 @@ U, s, Vt = cp.top_singular(run.W2, 16)
 cos2 = cp.cos2_with_directions(Vt, run.target.directions)
 proj = cp.subspace_projection(Vt[:4], run.target.directions)
 total = time.perf_counter() - t0
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+peak = hwm()
 print(json.dumps({"N": N, "dtype": dtype, "steps_s": t_steps, "total_s": total,
                   "peak_rss_bytes": peak, "rss_after_imports_bytes": base,
                   "estimate_bytes": estimate_run_bytes(N, N, N, "reused",

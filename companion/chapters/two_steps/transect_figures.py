@@ -2,14 +2,14 @@
 line (:mod:`companion.chapters.two_steps.transects`). Kept apart from the unit module so that
 drawing code is not part of the numerics' fingerprint (a figure fix recomputes nothing).
 
-Intervals over seeds are t intervals (scipy.stats, written here: the shared interval helpers
-are on a branch that is not merged yet)."""
+Intervals over seeds are t intervals (:func:`companion.core.intervals.t_interval`)."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from companion.chapters.two_steps.transects import RUNS, TRANSECTS
+from companion.core import intervals
 from companion.core import plotting as cplt
 from companion.core.figures import _new_figure, log_axis, stored_runs_absent
 from companion.core.finite_n import predicted_terms
@@ -87,7 +87,7 @@ def prediction_curves(point, Ns=CURVE_NS, activation="shifted_tanh",
     batch and null run) along ``Ns`` at ``point``: ``k1``, ``k2`` and ``k1_null``,
     ``k2_null`` (separate strengths of the terms k = 1, 2), ``cos2_k2`` (the k = 2 term's
     own part with beta*_2). Read from :data:`PREDICTION_TABLE` when it holds the point at
-    these sizes (each evaluation takes about a second)."""
+    these sizes (each evaluation is a slow quadrature over a sample)."""
     key = (round(float(point[0]), 4), round(float(point[1]), 4))
     if key in PREDICTION_TABLE and tuple(Ns) == CURVE_NS:
         return {k: np.array(v, float) for k, v in PREDICTION_TABLE[key].items()}
@@ -104,18 +104,14 @@ def prediction_curves(point, Ns=CURVE_NS, activation="shifted_tanh",
 
 
 def t_interval(values, level: float = 0.95) -> tuple[float, float, float]:
-    """Mean and two-sided t interval of the mean over seeds (NaN half-width for one seed)."""
-    from scipy import stats
-
+    """(mean, low, high): :func:`companion.core.intervals.t_interval` of the finite values
+    (NaN bounds for one seed, all NaN for none)."""
     v = np.asarray(values, float)
     v = v[np.isfinite(v)]
     if not len(v):
         return float("nan"), float("nan"), float("nan")
-    m = float(v.mean())
-    if len(v) < 2:
-        return m, float("nan"), float("nan")
-    h = float(stats.t.ppf(0.5 + level / 2, len(v) - 1) * v.std(ddof=1) / np.sqrt(len(v)))
-    return m, m - h, m + h
+    interval = intervals.t_interval(v, level)
+    return interval.mean, interval.low, interval.high
 
 
 def _spike_cos2(r, name: str, k: int, j: int) -> float:

@@ -47,14 +47,15 @@ def top_singular(W, k: int, vectors: bool = True):
     m = min(W.shape)
     if k > m:
         raise ValueError(f"k must be at most min(N, d) = {m}, got {k}")
-    if m <= DENSE or 4 * k >= m or not W.any():     # (ARPACK cannot start on a zero matrix)
+    # the largest |entry|, without an N x d copy: 0 for a zero matrix, where ARPACK cannot start
+    scale = float(max(W.max(), -W.min())) if W.size else 0.0
+    if m <= DENSE or 4 * k >= m or scale == 0.0:
         U, s, Vt = np.linalg.svd(W, full_matrices=False)
         return (U[:, :k], s[:k], Vt[:k]) if vectors else (None, s[:k], None)
     check_fits_in_memory(top_singular_bytes(*W.shape, k, W.dtype.itemsize),
                          f"the top {k} singular vectors of a {W.shape[0]} x {W.shape[1]} matrix")
     start = np.random.default_rng(SEED).standard_normal(m).astype(W.dtype)
     # ARPACK works with the squared values: a matrix of a far-off scale is scaled (lazily)
-    scale = float(np.abs(W).max())
     A = W if 1e-100 < scale < 1e100 else aslinearoperator(W) * (1.0 / scale)
     found = svds(A, k=k, v0=start, return_singular_vectors=vectors)
     unscale = 1.0 if A is W else scale

@@ -139,6 +139,7 @@ def simulate(N: int = _D["N"], d: int | None = None, n: int | None = None,
         del null_run
         out["singular_values"]["W2_null"] = _r(census["s_null"][:top_k])
         out["null_bulk_edge"] = _r(census["edge"])
+        count_edge = census["edge"]
         out["n_outliers"]["W2_vs_null"] = census["count"]
         out["spikes"] = _records(census["spikes"])
         out["null_spikes"] = _records(census["null_spikes"])
@@ -147,9 +148,9 @@ def simulate(N: int = _D["N"], d: int | None = None, n: int | None = None,
                                                     uncounted=True, base=run.W0))
     else:
         out["spike_edge"] = _r(edge_self)
+        count_edge = edge_self
         out["spikes"] = _records(spike_records(run.W2, run.a, tgt.directions, edge_self,
                                                W2_triplets, base=run.W0))
-    count_edge = out["null_bulk_edge"] if null else edge_self
     out["n_spikes_predicted"], out["spike_threshold_predicted"] = (
         (None, None) if predicted is None else predicted_count(predicted[False], count_edge))
     for key, is_null in (("spikes", False), ("edge_spikes", False), ("null_spikes", True)):

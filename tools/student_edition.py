@@ -47,8 +47,9 @@ import plain_edition  # noqa: E402
 import wheel  # noqa: E402
 
 SOLUTION_TAG = "solution"
-#: copied into the student edition's sources as they are (beside the stripped notebooks)
-COPIED = ["_toc.yml", "_mathjax", "_css", "book"]
+#: copied into the student edition's sources as they are (beside the stripped notebooks);
+#: the stored runs because the registry page offers them for download
+COPIED = ["_toc.yml", "_mathjax", "_css", "book", "companion/data/paper"]
 #: pages of the book that the student edition leaves out (instructors' material: the
 #: solutions, grading, the answer key)
 LEFT_OUT = ["book/instructors"]

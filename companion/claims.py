@@ -142,7 +142,7 @@ CLAIMS: list[Claim] = [
           "N = 4096 a cos^2 of about 0.002, 8 times chance 1/d, against 0.05, 200 times "
           "chance, for the k = 2 spike)",
           "companion measures", "fig-ts-content",
-          "tests/chapters/two_steps/test_two_steps_learned_directions.py::"
+          "tests/chapters/learned_directions/test_learned_directions_experiments.py::"
           "test_stored_e12_the_k2_spike_carries_he3_beyond_every_null_spike", ("E12",)),
     Claim("The census counts a rank-one term on the powers of a once its strength passes "
           "about the BBP value that clears the null run's edge by the census's 2% margin "

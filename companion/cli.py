@@ -106,6 +106,9 @@ def build_parser() -> argparse.ArgumentParser:
                      help="run on a Dask cluster (e.g. tcp://host:8786) through joblib's dask "
                           "backend; K is then the number of concurrent tasks")
     rep.add_argument("--no-progress", action="store_true", help="no progress bars")
+    rep.add_argument("--reuse-stored", action="store_true",
+                     help="take the units that the package's stored data hold (after "
+                          "recomputing the cheapest and comparing), compute only the rest")
     return parser
 
 
@@ -183,7 +186,8 @@ def _reproduce(args) -> int:
     try:
         written = rp.reproduce(ids, scale=args.scale, jobs=args.jobs, out=out,
                                cache_dir=args.cache, scheduler=args.scheduler,
-                               progress=not args.no_progress)
+                               progress=not args.no_progress,
+                               reuse_stored=args.reuse_stored)
     except KeyboardInterrupt:
         sys.stderr.write("companion: interrupted; finished runs are cached, rerun to resume\n")
         return 130

@@ -26,9 +26,23 @@ def test_code_fingerprint_is_in_the_key(tmp_path, monkeypatch, tiny_sizes):
     monkeypatch.setattr(sw, "_compute_unit", lambda *a: calls.append(a) or real(*a))
     rp.reproduce(["E10"], out=tmp_path, progress=False)
     assert calls == []
-    monkeypatch.setattr(rp, "code_fingerprint", lambda: "0" * 12)
+    monkeypatch.setattr(rp, "experiment_fingerprint", lambda exp: "0" * 12)
     rp.reproduce(["E10"], out=tmp_path, progress=False)
     assert len(calls) == 1
+
+
+def test_an_experiment_s_key_reads_the_core_and_its_own_chapter_only():
+    """A long run of one chapter resumes while another chapter's units change."""
+    from companion.reproduce.catalog import experiment_modules
+
+    e14 = experiment_modules(rp.CATALOG["E14"].experiment)
+    assert "core/network" in e14 and "chapters/learned_directions/transects" in e14
+    assert not any(m.startswith(("chapters/two_steps", "chapters/one_step")) for m in e14)
+    e3 = experiment_modules(rp.CATALOG["E3"].experiment)
+    assert "chapters/two_steps/experiments" in e3
+    assert "chapters/learned_directions/transects" not in e3
+    assert (rp.experiment_fingerprint(rp.CATALOG["E3"].experiment)
+            != rp.experiment_fingerprint(rp.CATALOG["E14"].experiment))
 
 
 # -- every experiment end to end, at tiny sizes ---------------------------------------------

@@ -21,15 +21,23 @@ import os
 import sys
 from pathlib import Path
 
+import numpy as np
+
 from companion import __version__
 from companion.core.cache import ResultCache
 from companion.core.experiment import SCALES, check_scale
 from companion.core.sweep import plan_sweep, run_sweep
-from companion.reproduce.catalog import CATALOG, EXPERIMENT_IDS, SIDECAR, code_fingerprint
+from companion.reproduce.catalog import (
+    CATALOG,
+    EXPERIMENT_IDS,
+    SIDECAR,
+    code_fingerprint,
+    experiment_fingerprint,
+)
 from companion.reproduce.tidy import write_tidy
 
 __all__ = ["CATALOG", "EXPERIMENT_IDS", "SCALES", "check_output_dir", "code_fingerprint",
-           "parse_only", "reproduce", "report"]
+           "experiment_fingerprint", "parse_only", "reproduce", "report"]
 
 
 def parse_only(text: str | None) -> list[str]:
@@ -73,13 +81,45 @@ def report(eid: str, scale: str, runs, out: Path) -> list[Path]:
                               SIDECAR.get(eid))
 
 
+def seed_cache_from_stored(eid: str, scale: str, cache: ResultCache, root=None) -> int:
+    """Put the stored runs of ``eid`` (``root``, default the package's stored data) that are
+    units of ``eid`` at ``scale`` into ``cache``, so that a paper-scale run extends the
+    stored file instead of recomputing it. Trusted only after a check: the cheapest stored
+    unit is recomputed with this code and must equal the stored result (``rtol`` 1e-6, the
+    stored arrays' float32 rounding), else ValueError. Returns the number of runs put."""
+    from companion.core import store
+
+    exp = CATALOG[eid].experiment
+    stored = store.load(eid, root)
+    if stored is None:
+        return 0
+    units = {(json.dumps(p, sort_keys=True), s) for p, s in exp.units(scale)}
+    reusable = [r for r in stored if (json.dumps(r.params, sort_keys=True), r.seed) in units]
+    if not reusable:
+        return 0
+    probe = min(reusable, key=lambda r: unit_cost(r.params, exp.cost))
+    fresh = exp.unit(**probe.params, seed=probe.seed)
+    for name, value in probe.result.items():
+        got = np.asarray(fresh.get(name))
+        if got.shape != np.shape(value) or not np.allclose(got, value, rtol=1e-6, atol=1e-9,
+                                                             equal_nan=True):
+            raise ValueError(f"{eid}: the stored {name} of {probe.params}, seed {probe.seed}, "
+                             "differs from this code's: the stored runs cannot be reused")
+    for r in reusable:
+        if cache.load(exp.cache_name, r.params, r.seed) is None:
+            cache.store(exp.cache_name, r.params, r.seed, dict(r.result))
+    return len(reusable)
+
+
 def reproduce(ids=None, scale: str = "small", jobs: int = 1, out=".", cache_dir=None,
-              scheduler: str | None = None, progress: bool = True, stream=None) -> dict:
+              scheduler: str | None = None, progress: bool = True, stream=None,
+              reuse_stored: bool = False) -> dict:
     """Run the experiments ``ids`` at ``scale``; write figures and data to ``out``.
 
     Returns {id: [paths written]}. The cache lives in ``cache_dir`` (default ``out/cache``).
     Progress bars go to ``stream`` (default stderr): one bar per experiment and an overall
-    bar weighted by each unit's cost (~N^3) with the estimated time left.
+    bar weighted by each unit's cost (~N^3) with the estimated time left. ``reuse_stored``:
+    first take the units that the stored data already hold (:func:`seed_cache_from_stored`).
     """
     from tqdm import tqdm
 
@@ -88,10 +128,15 @@ def reproduce(ids=None, scale: str = "small", jobs: int = 1, out=".", cache_dir=
     ids = parse_only(None) if ids is None else list(ids)
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    cache = ResultCache(Path(cache_dir) if cache_dir else out / "cache",
-                        f"{__version__}+{code_fingerprint()}")
+    root = Path(cache_dir) if cache_dir else out / "cache"
+    caches = {eid: ResultCache(root, f"{__version__}+"
+                                     f"{experiment_fingerprint(CATALOG[eid].experiment)}")
+              for eid in ids}
+    if reuse_stored:
+        for eid in ids:
+            seed_cache_from_stored(eid, scale, caches[eid])
     stream = sys.stderr if stream is None else stream
-    plans = {eid: plan_sweep(CATALOG[eid].experiment, scale, cache) for eid in ids}
+    plans = {eid: plan_sweep(CATALOG[eid].experiment, scale, caches[eid]) for eid in ids}
     # units shared by several experiments (same cache namespace) are counted once
     seen, total = set(), 0.0
     for eid in ids:
@@ -108,17 +153,18 @@ def reproduce(ids=None, scale: str = "small", jobs: int = 1, out=".", cache_dir=
     try:
         for eid in ids:
             exp = CATALOG[eid].experiment
-            plan = plan_sweep(exp, scale, cache) if eid != ids[0] else plans[eid]
+            plan = plan_sweep(exp, scale, caches[eid]) if eid != ids[0] else plans[eid]
             bar = tqdm(total=len(plan.units), initial=len(plan.hits), desc=f"{eid:>3}",
                        unit="run", position=1, leave=False, file=stream,
                        disable=not progress, dynamic_ncols=True)
 
             def tick(params, seed, bar=bar, weight=exp.cost):
                 bar.update(1)
-                overall.update(min(unit_cost(params, weight), overall.total - overall.n))
+                if overall.total:   # None when every pending unit costs nothing
+                    overall.update(min(unit_cost(params, weight), overall.total - overall.n))
 
             try:
-                runs = run_sweep(exp, scale, cache, jobs=jobs, scheduler=scheduler,
+                runs = run_sweep(exp, scale, caches[eid], jobs=jobs, scheduler=scheduler,
                                  progress=tick, plan=plan)
             finally:
                 bar.close()

@@ -14,16 +14,15 @@ from typing import Callable
 
 from companion.chapters.finite_size import calibration as x5
 from companion.chapters.finite_size import figures as f5
+from companion.chapters.learned_directions import experiments as x4
+from companion.chapters.learned_directions import figures as f4
+from companion.chapters.learned_directions import transects as x6
 from companion.chapters.one_step import experiments as x1
 from companion.chapters.one_step import figures as f1
 from companion.chapters.reuse_vs_fresh import experiments as x3
 from companion.chapters.reuse_vs_fresh import figures as f3
 from companion.chapters.two_steps import experiments as x2
 from companion.chapters.two_steps import figures as f2
-from companion.chapters.two_steps import figures as f4
-from companion.chapters.two_steps import learned_directions as x4
-from companion.chapters.two_steps import transect_figures as f6
-from companion.chapters.two_steps import transects as x6
 from companion.core.experiment import Experiment
 from companion.reproduce import tidy
 
@@ -51,7 +50,7 @@ CATALOG: dict[str, Entry] = {
     "E11": Entry(x2.SPIKES_ONE_BY_ONE, f2.spike_emergence_counts),
     "E12": Entry(x4.LEARNED_DIRECTIONS, f4.spike_content, x4.spike_rows),
     "E13": Entry(x5.CALIBRATION, f5.census_calibration, tidy.rows_along("strengths")),
-    "E14": Entry(x6.TRANSECTS_E14, f6.transects, x6.transect_rows),
+    "E14": Entry(x6.TRANSECTS_E14, f4.transects, x6.transect_rows),
 }
 EXPERIMENT_IDS = list(CATALOG)
 
@@ -73,7 +72,7 @@ NUMERICS_MODULES = ("core/activations", "core/alignment", "core/expansion", "cor
                     "core/theory", "core/validation", "core/finite_n",
                     "chapters/one_step/experiments", "chapters/two_steps/experiments",
                     "chapters/reuse_vs_fresh/experiments",
-                    "chapters/two_steps/learned_directions", "chapters/two_steps/transects",
+                    "chapters/learned_directions/experiments", "chapters/learned_directions/transects",
                     "chapters/finite_size/calibration")
 
 
@@ -92,18 +91,34 @@ def code_behaviour(source: str) -> str:
     return ast.dump(tree, annotate_fields=False)
 
 
-def code_fingerprint(base: Path | None = None) -> str:
-    """12 hex digits of SHA-256 over what the modules of :data:`NUMERICS_MODULES` do
-    (:func:`code_behaviour`: their syntax trees without docstrings; the unit functions live
-    there). It joins the package version in every cache key, so that a change of the
-    numerics never reuses a stale run even when nobody bumps the version, while a comment or
-    a docstring can be edited without discarding hours of stored runs; figure and report
-    code is left out, because redrawing a figure needs no new runs. ``base``: the package's
-    folder (default: this package)."""
+def code_fingerprint(base: Path | None = None, modules=NUMERICS_MODULES) -> str:
+    """12 hex digits of SHA-256 over what ``modules`` (default: all of
+    :data:`NUMERICS_MODULES`) do (:func:`code_behaviour`: their syntax trees without
+    docstrings; the unit functions live there). It joins the package version in every cache
+    key, so that a change of the numerics never reuses a stale run even when nobody bumps the
+    version, while a comment or a docstring can be edited without discarding hours of stored
+    runs; figure and report code is left out, because redrawing a figure needs no new runs.
+    ``base``: the package's folder (default: this package)."""
     h = hashlib.sha256()
     if base is None:
         base = Path(__file__).resolve().parents[1]
-    for name in NUMERICS_MODULES:
+    for name in modules:
         h.update(name.encode() + b"\0")
         h.update(code_behaviour((base / f"{name}.py").read_text()).encode())
     return h.hexdigest()[:12]
+
+
+def experiment_modules(experiment: Experiment) -> tuple[str, ...]:
+    """The modules of :data:`NUMERICS_MODULES` that can decide ``experiment``'s numbers: the
+    core's and those of the chapter that defines its unit function. A new experiment in
+    another chapter, or a change to another chapter's units, leaves its cache keys alone, so
+    that a long run can resume while other chapters change."""
+    chapter = "/".join(experiment.unit.__module__.split(".")[1:3])
+    return tuple(m for m in NUMERICS_MODULES
+                 if m.startswith("core/") or m.startswith(chapter + "/"))
+
+
+def experiment_fingerprint(experiment: Experiment, base: Path | None = None) -> str:
+    """:func:`code_fingerprint` over :func:`experiment_modules`: the code part of the
+    experiment's cache keys."""
+    return code_fingerprint(base, experiment_modules(experiment))

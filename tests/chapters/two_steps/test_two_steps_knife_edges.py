@@ -20,6 +20,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from companion.chapters.learned_directions.experiments import E12_POINTS
+from companion.chapters.learned_directions.transects import E14_POINTS
 from companion.chapters.two_steps.experiments import (
     E3_POINTS,
     E4_PAIRS,
@@ -27,8 +29,6 @@ from companion.chapters.two_steps.experiments import (
     EMERGENCE_NEAR_LINES,
     EMERGENCE_POINTS,
 )
-from companion.chapters.two_steps.learned_directions import E12_POINTS
-from companion.chapters.two_steps.transects import E14_POINTS
 from companion.core.theory import KNIFE_EDGE, nearest_line
 
 ROOT = Path(__file__).resolve().parents[3]

@@ -1,5 +1,4 @@
-"""E14: transects across the lines (issue 29; the two_steps chapter owns it for now, a later
-chapter "What each outlier learns" may take it over).
+"""E14: transects across the lines (issue 29), in the chapter "What each outlier learns".
 
 The abstract states that the number of outliers is floor(alpha2 / (1/2 - alpha1)) and that a
 reused batch learns directions of information exponent above one "provided alpha1, alpha2 are
@@ -62,7 +61,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from companion.chapters.two_steps.learned_directions import _predicted
+from companion.chapters.learned_directions.experiments import _predicted
 from companion.core.alignment import a_power_basis, cos2_with_directions
 from companion.core.experiment import Experiment
 from companion.core.finite_n import predicted_terms

@@ -1,10 +1,10 @@
-"""E12, distinct spikes learn distinct directions (companion/chapters/two_steps/learned_directions.py)."""
+"""E12, distinct spikes learn distinct directions (companion/chapters/learned_directions/experiments.py)."""
 
 import numpy as np
 import pytest
 
-from companion.chapters.two_steps import learned_directions as ld
-from companion.chapters.two_steps.figures import spike_content
+from companion.chapters.learned_directions import experiments as ld
+from companion.chapters.learned_directions.figures import spike_content
 from companion.core.intervals import clopper_pearson, t_interval
 from companion.core.spikes import K_POWERS, TOP
 

@@ -1,11 +1,11 @@
 """E14, transects across the count line and the learnability line
-(companion/chapters/two_steps/transects.py, transect_figures.py)."""
+(companion/chapters/learned_directions/transects.py, transect_figures.py)."""
 
 import numpy as np
 import pytest
 
-from companion.chapters.two_steps import transect_figures as tf
-from companion.chapters.two_steps import transects as tr
+from companion.chapters.learned_directions import figures as tf
+from companion.chapters.learned_directions import transects as tr
 from companion.core.alignment import a_power_basis
 from companion.core.finite_n import predicted_terms
 from companion.core.runs import Run, Runs

@@ -1,0 +1,1 @@
+"""The chapter book/learned_directions.ipynb, "What each outlier learns"."""

@@ -1,0 +1,237 @@
+"""The numbers that the chapter "What each outlier learns" quotes (book/learned_directions.ipynb):
+what each spike of W2 carries (E12), read against the fresh batch and the null run. E14's
+numbers (the transects) are read by :func:`companion.chapters.learned_directions.figures.transect_table`."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from companion.chapters.learned_directions.experiments import (
+    E12_ACTIVATION,
+    E12_TARGET,
+    carrier_cos2,
+    content_by_N,
+    count_by_N,
+    direction_carriers,
+    full_size,
+    has_order,
+    max_cos2,
+)
+from companion.core.book import Numbers, fmt
+from companion.core.finite_n import predicted_terms
+from companion.core.runs import Runs
+from companion.core.spikes import bbp_detection_strength
+
+NO_RUNS = "no stored runs"
+
+
+def _ratio(x: float) -> str:
+    """A ratio for prose: a whole number from 10 on (``192``), else two digits."""
+    return fmt(int(round(x))) if np.isfinite(x) and x >= 10 else fmt(x, 2)
+
+
+# -- what each spike carries (E12) -----------------------------------------------------------
+_CONTENT_KEYS = ("N", "seeds", "k0_he1", "k0_he1_ci", "k0_he3", "k1_he1", "k1_he3",
+                 "k1_he3_ci", "k2_he1", "k2_he3", "k2_he3_ci", "k2_he3_min", "null_he3_max",
+                 "null_k2_he3", "k2_null_ratio", "k2_chance_ratio", "chance", "fresh_he1",
+                 "fresh_he1_ci", "fresh_he3", "fresh_orders", "control_orders",
+                 "control_k2_st", "control_k2_pred", "k2_counted", "k2_counted_small",
+                 "N_small", "k2_st", "k2_pred", "null_k2_st", "null_k2_pred", "edge_low",
+                 "edge_high", "k2_pred_next", "N_next", "N_big", "seeds_big",
+                 "k2_he3_big", "k2_he3_big_ci", "null_he3_big", "k2_counted_big",
+                 "null_counted_big", "k2_frac", "k2_frac_ci", "null_frac", "null_frac_ci",
+                 "k2_frac_big", "k2_frac_big_ci", "count_from", "k2_st_big",
+                 "k2_pred_big", "null_k2_st_big", "edge_low_big", "edge_high_big",
+                 "k2_cos2_pred", "k2_he3_small",
+                 "control_k2_he3", "control_k2_he3_ci", "control_k2_counted", "thr_clean",
+                 "thr_low", "thr_high")
+
+
+def spike_content(runs: Runs | None, point=(0.30, 0.45), control=(0.25, 0.38)) -> Numbers:
+    """The numbers of "What each spike carries" (``ts-sec-content``, ``ts-obs-content``,
+    ``ts-obs-count``) from the stored E12 runs (``store.load("E12")``: tanh(z + 1/2), target
+    He_1 + He_3, reused and fresh batch, each beside its null run), at ``N``, the largest
+    size at which every point and batch ran (``seeds`` seeds;
+    :func:`companion.chapters.learned_directions.experiments.full_size`), read with
+    :func:`companion.chapters.learned_directions.experiments.direction_carriers`
+    (``counted_only=False``: every spike on the powers of a, counted or not). cos^2 of a
+    right vector with beta*_1 (He_1) and beta*_2 (He_3), seed means and 95% Student-t
+    intervals over the seeds cut to [0, 1] (``*_ci``), at ``point`` with the reused batch:
+
+    * ``k0_he1``, ``k0_he3``: the first spike; ``k1_he1``, ``k1_he3``: the k = 1 spike;
+      ``k2_he1``, ``k2_he3``: the k = 2 spike, ``k2_he3_min`` its smallest value over the
+      seeds; ``null_he3_max``: the largest He_3 cos^2 of any null-run spike on the powers
+      of a, over the seeds; ``null_k2_he3``: the null run's k = 2 spike;
+      ``k2_null_ratio``, ``k2_chance_ratio``: k2_he3 over null_k2_he3 and over ``chance``
+      (1/d); ``k2_he3_small``: k2_he3 at ``N_small``, the next smaller size;
+    * ``fresh_he1``, ``fresh_he3``: the fresh batch's first spike; ``fresh_orders``: the
+      orders k of its spikes on the powers of a; ``control_orders``: the same for the reused
+      batch at ``control`` (Lambda = 1), with ``control_k2_st``, ``control_k2_pred``: its
+      k = 2 separate strength, measured and predicted (:func:`companion.core.finite_n.predicted_terms`),
+      ``control_k2_he3`` with ``control_k2_he3_ci``: its k = 2 spike's cos^2 with beta*_2
+      (counted or not), ``control_k2_counted``: the seeds whose census counts it;
+    * the count (:func:`companion.chapters.learned_directions.experiments.count_by_N`):
+      ``k2_counted`` (``k2_counted_small``, ``k2_counted_big``), the number of seeds at
+      ``N`` (``N_small``; ``N_big``, the largest size, ``seeds_big`` seeds, float32) whose
+      census counts a k = 2 spike, ``null_counted_big`` the same for the null run;
+      ``k2_frac``, ``null_frac``, ``k2_frac_big`` the fractions at ``N`` and ``N_big`` with
+      exact (Clopper-Pearson) 95% intervals ``*_ci``; ``count_from``: the smallest size
+      from which the census counts it in at least half the seeds at every larger size ("none" if it does not);
+      ``k2_st``, ``k2_pred``, ``null_k2_st``, ``null_k2_pred``: the k = 2 separate
+      strengths of the run and of the null run, measured and predicted (``*_big`` at
+      ``N_big``); ``edge_low``, ``edge_high`` (``*_big``): the range of the null run's edge
+      over the seeds; ``k2_pred_next``: the predicted k = 2 strength at ``N_next`` (``N_big``
+      or 2 N); at ``N_big``: ``k2_he3_big`` with ``k2_he3_big_ci``, ``null_he3_big`` (the
+      seed mean of the largest He_3 cos^2 of a null spike); ``k2_cos2_pred``,
+      ``k2_cos2_pred_big``: the predicted He_3 cos^2 of the k = 2 term's own part at
+      ``N_next`` (:func:`companion.core.finite_n.predicted_terms`, before the loss of overlap
+      of a spike near the edge) and the measured ``k2_he3_big`` beside it;
+    * ``thr_clean``: the separate strength the census needs against a clean bulk of edge 2
+      (:func:`companion.chapters.finite_size.calibration.bbp_detection_strength`), ``thr_low``,
+      ``thr_high``: the same against the null run's edges ``edge_low``, ``edge_high``.
+    """
+    if runs is None or not len(runs):
+        return Numbers(**dict.fromkeys(_CONTENT_KEYS, "n/a"))
+
+    N = full_size(runs)
+    Ns = sorted(n for n in runs.unique("N") if n <= N)
+    N_big = max(runs.unique("N"))
+    rows = direction_carriers(runs, N, counted_only=False)
+
+    def row(pt, batch, name, k):
+        for r in rows:
+            if ((r["alpha1"], r["alpha2"]) == tuple(pt) and r["batch"] == batch
+                    and r["run"] == name and r["k"] == k and r["detected"] > 0):
+                return r
+        return None
+
+    def mean(r, j, digits=2):
+        return "none" if r is None else fmt(float(r["cos2_mean"][j]), digits)
+
+    def ci(r, j):
+        return "n/a" if r is None else (f"[{fmt(float(r['cos2_low'][j]), 2)}, "
+                                        f"{fmt(float(r['cos2_high'][j]), 2)}]")
+
+    def orders(pt, batch):
+        return fmt(sorted(r["k"] for r in rows if (r["alpha1"], r["alpha2"]) == tuple(pt)
+                          and r["batch"] == batch and r["run"] == "run" and r["detected"] > 0))
+
+    k0, k1, k2 = (row(point, "reused", "run", k) for k in range(3))
+    null_k2, fresh = row(point, "reused", "null", 2), row(point, "fresh", "run", 0)
+    sel = runs.where(N=N, alpha1=point[0], alpha2=point[1], batch="reused")
+    big = runs.where(N=N_big, alpha1=point[0], alpha2=point[1], batch="reused")
+    # the k = 2 spike's He_3 content per seed, and every null spike's on the powers of a
+    per_seed = [v for v in (carrier_cos2(r) for r in sel) if np.isfinite(v)]
+    null_max = max(max_cos2(r) for r in sel)
+    counts = {(t["N"], t["run"]): t for t in count_by_N(runs, point)
+              if t["batch"] == "reused"}
+    content = {t["N"]: t for t in content_by_N(runs, point) if t["batch"] == "reused"}
+
+    def counted(n, name="run"):
+        t = counts.get((n, name))
+        return "n/a" if t is None else int(round(t["fraction"] * t["seeds"]))
+
+    def frac(n, name="run"):
+        t = counts.get((n, name))
+        return ("n/a", "n/a") if t is None else (
+            fmt(t["fraction"], 2), f"[{fmt(t['low'], 2)}, {fmt(t['high'], 2)}]")
+
+    sizes = sorted(n for n, name in counts if name == "run")
+    count_from = "none"
+    for i, n in enumerate(sizes):
+        if all(counts[(m, "run")]["fraction"] >= 0.5 for m in sizes[i:]):
+            count_from = n
+            break
+    ctrl = runs.where(N=N, alpha1=control[0], alpha2=control[1], batch="reused")
+    ctrl_k2 = row(control, "reused", "run", 2)
+    k2_he3 = float(k2["cos2_mean"][1]) if k2 is not None else float("nan")
+    N_next = N_big if N_big > N else 2 * N
+    pred_next = predicted_terms(N_next, point[0], point[1], E12_ACTIVATION, E12_TARGET, K=3)
+    edges, edges_big = sel.values("edge"), big.values("edge")
+    small = content.get(Ns[-2]) if len(Ns) > 1 else None
+    top = content.get(N_big)
+    return Numbers(
+        N=N, seeds=len(sel), k0_he1=mean(k0, 0), k0_he1_ci=ci(k0, 0), k0_he3=mean(k0, 1),
+        k1_he1=mean(k1, 0), k1_he3=mean(k1, 1), k1_he3_ci=ci(k1, 1), k2_he1=mean(k2, 0),
+        k2_he3=mean(k2, 1), k2_he3_ci=ci(k2, 1),
+        k2_he3_min=fmt(min(per_seed), 2) if per_seed else "n/a",
+        null_he3_max=fmt(null_max, 2), null_k2_he3=mean(null_k2, 1),
+        k2_null_ratio=(_ratio(k2_he3 / float(null_k2["cos2_mean"][1]))
+                       if null_k2 is not None else "n/a"),
+        k2_chance_ratio=_ratio(k2_he3 * N), chance=fmt(1.0 / N, 2),
+        k2_he3_small=fmt(small["mean"], 2) if small is not None else "n/a",
+        fresh_he1=mean(fresh, 0), fresh_he1_ci=ci(fresh, 0), fresh_he3=mean(fresh, 1, 1),
+        fresh_orders=orders(point, "fresh"), control_orders=orders(control, "reused"),
+        control_k2_st=fmt(np.mean([r["separate"][2] for r in ctrl]), 2),
+        control_k2_pred=fmt(np.mean([r["predicted"][2] for r in ctrl]), 2),
+        control_k2_he3=mean(ctrl_k2, 1), control_k2_he3_ci=ci(ctrl_k2, 1),
+        control_k2_counted=sum(has_order(r, 2) for r in ctrl),
+        k2_counted=counted(N), k2_counted_small=counted(Ns[-2]) if len(Ns) > 1 else "n/a",
+        N_small=Ns[-2] if len(Ns) > 1 else "n/a",
+        k2_counted_big=counted(N_big), null_counted_big=counted(N_big, "null"),
+        k2_frac=frac(N)[0], k2_frac_ci=frac(N)[1], null_frac=frac(N, "null")[0],
+        null_frac_ci=frac(N, "null")[1], k2_frac_big=frac(N_big)[0],
+        k2_frac_big_ci=frac(N_big)[1], count_from=count_from,
+        k2_st=fmt(np.mean([r["separate"][2] for r in sel]), 3),
+        k2_pred=fmt(np.mean([r["predicted"][2] for r in sel]), 3),
+        null_k2_st=fmt(np.mean([r["separate_null"][2] for r in sel]), 3),
+        null_k2_pred=fmt(np.mean([r["predicted_null"][2] for r in sel]), 3),
+        edge_low=fmt(edges.min(), 3), edge_high=fmt(edges.max(), 3),
+        thr_clean=fmt(bbp_detection_strength(2.0), 3),
+        thr_low=fmt(bbp_detection_strength(edges.min()), 3),
+        thr_high=fmt(bbp_detection_strength(edges.max()), 3),
+        k2_pred_next=fmt(pred_next["strength"][2], 2), N_next=N_next,
+        N_big=N_big, seeds_big=len(big),
+        k2_he3_big=fmt(top["mean"], 2) if top is not None else "n/a",
+        k2_he3_big_ci=(f"[{fmt(top['low'], 2)}, {fmt(top['high'], 2)}]"
+                       if top is not None else "n/a"),
+        null_he3_big=fmt(top["null_mean"], 2) if top is not None else "n/a",
+        k2_st_big=fmt(np.mean([r["separate"][2] for r in big]), 3),
+        k2_pred_big=fmt(np.mean([r["predicted"][2] for r in big]), 3),
+        null_k2_st_big=fmt(np.mean([r["separate_null"][2] for r in big]), 3),
+        edge_low_big=fmt(edges_big.min(), 3), edge_high_big=fmt(edges_big.max(), 3),
+        k2_cos2_pred=fmt(pred_next["cos2"][2, 1], 2))
+
+
+def content_table(runs: Runs | None, point=(0.30, 0.45)) -> str:
+    """The table of ``ts-obs-count``: at ``point``, for every stored size N (``*``:
+    float32), first the fraction of seeds whose census counts a k = 2 spike (reused run,
+    its null run, fresh batch) and the range of the null run's edge over the seeds, then
+    1000 times the cos^2 with beta*_2 of the reused batch's k = 2 spike (counted or not)
+    against the largest of any null-run spike and of any fresh-batch spike on the powers
+    of a; seed means with 95% t intervals over the seeds (fractions: exact Clopper-Pearson)
+    (:func:`companion.chapters.learned_directions.experiments.count_by_N`,
+    :func:`~companion.chapters.learned_directions.experiments.content_by_N`)."""
+    if runs is None or not len(runs):
+        return "no stored runs"
+
+    counts = {(t["N"], t["batch"], t["run"]): t for t in count_by_N(runs, point)}
+    content = {(t["N"], t["batch"]): t for t in content_by_N(runs, point)}
+
+    def cell(t, stem="", key=None, scale=1.0):
+        key = key or stem + "mean"
+        if t is None or not np.isfinite(t[key]):
+            return "-"
+        low, high = t[stem + "low"] * scale, t[stem + "high"] * scale
+        return f"{fmt(t[key] * scale, 2)} [{fmt(low, 2)}, {fmt(high, 2)}]"
+
+    Ns = sorted(runs.where(alpha1=point[0], alpha2=point[1]).unique("N"))
+    tag = {N: "*" if counts[(N, "reused", "run")]["dtype"] == "float32" else " " for N in Ns}
+    lines = ["seeds whose census counts a k = 2 spike; the null run's edge (range)",
+             f"{'N':>5}  seeds  {'reused':<19} {'null':<19} {'fresh':<13} edge"]
+    for N in Ns:
+        run = counts[(N, "reused", "run")]
+        null, fresh = counts.get((N, "reused", "null")), counts.get((N, "fresh", "run"))
+        edges = runs.where(N=N, alpha1=point[0], alpha2=point[1], batch="reused").values("edge")
+        lines.append(f"{N:>5}{tag[N]} {run['seeds']:>5}  {cell(run, key='fraction'):<19} "
+                     f"{cell(null, key='fraction'):<19} {cell(fresh, key='fraction'):<13} "
+                     f"{fmt(edges.min(), 2)}-{fmt(edges.max(), 2)}")
+    lines += ["", "1000 cos^2 with beta*_2: reused k = 2 spike, best null, best fresh",
+              f"{'N':>5}  {'k = 2 spike':<18} {'best null':<18} best fresh"]
+    for N in Ns:
+        t, f = content.get((N, "reused")), content.get((N, "fresh"))
+        lines.append(f"{N:>5}{tag[N]} {cell(t, key='mean', scale=1e3):<18} "
+                     f"{cell(t, 'null_', scale=1e3):<18} {cell(f, 'max_', scale=1e3)}")
+    return "\n".join(lines)
+
+

@@ -1,0 +1,72 @@
+"""The numbers of "What each outlier learns" (companion/chapters/learned_directions/summaries.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from companion.chapters.learned_directions import summaries as ts
+from companion.core.runs import Run, Runs
+
+
+# -- what each spike carries (E12) and the finite-N prediction -------------------------------
+def _e12_run(N, point, batch, seed, dtype=None):
+    """An E12 unit whose answers are chosen: spikes of orders 0, 1, 2 (the fresh batch and
+    the control have no k = 2 spike on the powers of a), the k = 2 spike carrying He_3 with
+    0.03 + 0.002 seed, every null spike 0.001; the census counts the k = 2 spike in seed 0."""
+    k2 = batch == "reused" and point == (0.30, 0.45)
+    cos2 = np.array([[0.35 + 0.01 * seed, 0.005], [0.001, 0.004],
+                     [0.02, 0.03 + 0.002 * seed]])
+    weight = np.array([0.9, 0.5, 0.4 if k2 else 0.01])
+    result = dict(s=np.array([20.0, 2.6, 2.4]), order=np.array([0, 1, 2]), weight=weight,
+                  cos2=cos2, counted=np.array([True, True, k2 and seed == 0]),
+                  separate=np.array([20.0, 1.5, 1.2 + 0.1 * seed]),
+                  predicted=np.array([20.0, 1.5, 1.3]),
+                  s_null=np.array([19.0, 2.5, 2.3]), order_null=np.array([0, 1, 2]),
+                  weight_null=np.array([0.9, 0.5, 0.4]), cos2_null=np.full((3, 2), 0.001),
+                  counted_null=np.array([True, True, False]),
+                  separate_null=np.array([19.0, 1.4, 1.1]),
+                  predicted_null=np.array([19.0, 1.4, 1.0]), edge=2.4 + 0.1 * seed,
+                  edge_self=2.2)
+    params = dict(N=N, alpha1=point[0], alpha2=point[1], batch=batch,
+                  activation="shifted_tanh", target="he1+he3")
+    return Run(dict(params, dtype=dtype) if dtype else params, seed, result)
+
+
+def test_spike_content_reads_each_spike_against_the_null_run():
+    runs = Runs([_e12_run(N, point, batch, seed) for N in (512, 1024)
+                 for point in ((0.30, 0.45), (0.25, 0.38)) for batch in ("reused", "fresh")
+                 for seed in range(3)]
+                # the largest size: the first point's reused batch only, two seeds, float32
+                + [_e12_run(2048, (0.30, 0.45), "reused", seed, "float32") for seed in (0, 1)])
+    out = ts.spike_content(runs)
+    assert out.N == "1024" and out.seeds == "3" and out.N_small == "512"
+    assert out.k0_he1 == "0.36" and out.k2_he3 == "0.032" and out.k2_he1 == "0.02"
+    assert out.k2_he3_min == "0.03" and out.null_he3_max == "0.001"
+    assert out.null_k2_he3 == "0.001" and out.k2_null_ratio == "32"
+    assert out.k1_he3 == "0.004" and out.chance == "0.00098"
+    assert out.fresh_orders == "0, 1" and out.control_orders == "0, 1"
+    assert out.control_k2_he3 == "none" and out.control_k2_counted == "0"
+    assert out.k2_counted == "1" and out.k2_counted_small == "1"
+    assert out.k2_st == "1.3" and out.k2_pred == "1.3" and out.null_k2_st == "1.1"
+    assert out.edge_low == "2.4" and out.edge_high == "2.6" and out.N_next == "2048"
+    assert out.thr_clean == "1.22" and out.thr_low == "1.47" and out.thr_high == "1.59"
+    # the count by size: seed 0 only, so 1 of 3 at 512 and 1024 and 1 of 2 at 2048
+    assert out.N_big == "2048" and out.seeds_big == "2" and out.k2_counted_big == "1"
+    assert out.k2_frac == "0.33" and out.k2_frac_big == "0.5" and out.count_from == "2048"
+    assert out.null_counted_big == "0" and out.null_frac == "0"
+    assert out.k2_he3_big == "0.031" and out.null_he3_big == "0.001"
+    assert out.k2_st_big == "1.25" and out.k2_pred_big == "1.3" and out.edge_high_big == "2.5"
+    assert 0 < float(out.k2_cos2_pred) < 0.2         # predicted_terms' own part at 2048
+    table = ts.content_table(runs).splitlines()
+    # 1 of 2 seeds: the exact (Clopper-Pearson) interval [0.013, 0.987]
+    assert any(line.startswith(" 2048*     2  0.5 [0.013, 0.99]") for line in table), table
+    # 30, 32, 34 (x 1000) over 3 seeds: 32 +- t_2(0.975) 2 / sqrt(3) = 32 +- 4.97
+    assert any(line.startswith("  512  32 [27, 37]") for line in table), table
+    assert max(len(line) for line in table) <= 76
+    assert ts.content_table(None) == "no stored runs"
+    assert float(out.k2_pred_next) > 1.0            # predicted_terms at 2048, he1+he3
+    low, high = (float(x) for x in out.k2_he3_ci.strip("[]").split(","))
+    half = 4.302653 * 0.002 / np.sqrt(3)            # the t interval over the 3 seeds
+    assert (low, high) == pytest.approx((0.032 - half, 0.032 + half), abs=5e-4)
+    assert ts.spike_content(None).k2_he3 == "n/a"

@@ -192,6 +192,8 @@ class Book:
         if stem in self.pages:
             anchor = f"#{label}" if label else ""
             return f"[{title}]({repository_url()}/book/plain/{stem}.md{anchor})"
+        if (ROOT / "book" / f"{stem}.md").exists():     # a page of the book, as its source
+            return f"[{title}]({repository_url()}/book/{stem}.md)"
         return f"[{title}]({stem}.ipynb)"
 
     def term_link(self, term: str, shown: str, stem: str) -> str:

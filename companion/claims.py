@@ -92,7 +92,7 @@ CLAIMS: list[Claim] = [
           "not endorsed by the authors", "fig-ts-phase",
           "tests/core/test_theory.py::test_lambda_on_a_grid_matches_the_formula",
           # E14 (transects across alpha1 + alpha2 = 1/2 and 2 alpha1 + alpha2 = 1) tests this
-          # claim and the next by crossing their lines; its figure is not in a chapter yet
+          # claim and the next by crossing their lines (its own row: fig-ts-transects)
           ("E3", "E14")),
     Claim("Read as terms beyond the first spike: 1 + Lambda outliers when every order exists, "
           "1 + floor(Lambda/2) for an odd activation; they appear one by one as N grows",
@@ -137,13 +137,27 @@ CLAIMS: list[Claim] = [
           "tests/chapters/reuse_vs_fresh/test_reuse_vs_fresh_experiments.py::"
           "test_projection_unit_relu_reused_has_no_prediction", ("E9",)),
     Claim("Distinct spikes carry distinct directions: with a He_1 + He_3 target and a reused "
-          "batch the first spike carries He_1 and the k = 2 spike He_3, beyond every spike of "
-          "the null run; the k = 1 spike and a fresh batch's spikes carry little He_3 (at "
-          "N = 4096 a cos^2 of about 0.002, 8 times chance 1/d, against 0.05, 200 times "
-          "chance, for the k = 2 spike)",
+          "batch the first spike carries He_1 and the k = 2 spike He_3 (and some He_1), "
+          "beyond what the fresh batch's spikes carry at the same N and seed (the control "
+          "with the same data noise; the null run only repeats chance 1/d); the k = 1 spike "
+          "carries neither (at N = 4096 a cos^2 of about 0.002 with He_3, the fresh level, "
+          "against 0.05 for the k = 2 spike)",
           "companion measures", "fig-ts-content",
           "tests/chapters/learned_directions/test_learned_directions_experiments.py::"
           "test_stored_e12_the_k2_spike_carries_he3_beyond_every_null_spike", ("E12",)),
+    Claim("In the limit the k = 2 spike's own part carries both directions, more He_1 than "
+          "He_3 (cos^2 about 0.016 and 0.009), the k = 1 term neither; by the finite-N mean "
+          "field its He_3 content peaks near N = 10^5 first", "companion derives",
+          "fig-ld-path",
+          "tests/chapters/learned_directions/test_learned_directions_limits.py::"
+          "test_limit_content_of_the_expansion", ("E12",)),
+    Claim("Across the lines: the k = 1 term's growth changes sign at alpha1 + alpha2 = 1/2 "
+          "with no k = 1 spike counted at these sizes; across 2 alpha1 + alpha2 = 1 the k = 2 "
+          "term grows and carries He_3 on both sides, the line showing only as a change of "
+          "its growth rate (by the prediction, a limit no reachable N sees)",
+          "companion measures", "fig-ts-transects",
+          "tests/chapters/learned_directions/test_learned_directions_summaries.py::"
+          "test_the_stored_transects_in_numbers_and_in_a_table", ("E14",)),
     Claim("The census counts a rank-one term on the powers of a once its strength passes "
           "about the BBP value that clears the null run's edge by the census's 2% margin "
           "(terms of known strength planted into null runs)", "companion measures",

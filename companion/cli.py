@@ -85,9 +85,9 @@ def build_parser() -> argparse.ArgumentParser:
                           "test error on a fresh one (4n), split by target direction")
     sim.add_argument("--json", action="store_true", help="print one JSON object")
     rep = sub.add_parser(
-        "reproduce", help="run the book's experiments E1-E14 (cached, resumable, parallel) "
+        "reproduce", help="run the book's experiments E1-E16 (cached, resumable, parallel) "
                           "and write their figures and tidy data",
-        description="Run the experiments of the book (E1 to E14) at the book's size (small) "
+        description="Run the experiments of the book (E1 to E16) at the book's size (small) "
                     "or at paper scale (N up to 4096, 4 seeds per point); write one figure "
                     "(PNG and PDF) and one tidy data file (CSV plus a JSON sidecar) per "
                     "experiment to DIR. Every run is cached under DIR/cache: a rerun reuses "
@@ -95,7 +95,7 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--scale", default="small", choices=("small", "paper"),
                      help="small (the chapters' default sizes, default) or paper")
     rep.add_argument("--only", default=None, metavar="IDS",
-                     help="comma-separated experiment ids, e.g. E4,E7 (default: all, E1-E14)")
+                     help="comma-separated experiment ids, e.g. E4,E7 (default: all, E1-E16)")
     rep.add_argument("--jobs", type=int, default=1, metavar="K",
                      help="parallel worker processes (default 1)")
     rep.add_argument("--out", default="results", metavar="DIR",

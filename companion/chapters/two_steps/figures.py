@@ -506,17 +506,26 @@ def predicted_phase_diagram(runs: Runs, check: Runs | None = None):
                 alpha1=p[0], alpha2=p[1], N=check_N)]) for p in pts]
             ax.scatter([p[0] for p in pts], [p[1] for p in pts], c=med, cmap=cmap, norm=norm,
                        s=60, edgecolors="white", linewidths=1.4, zorder=5)
-    for ax in axes[len(Ns) + 1:]:
+    spare = list(axes[len(Ns) + 1:])
+    for ax in spare:
         ax.set_visible(False)
     for ax in axes[-2:]:
         ax.set_xlabel(r"$\alpha_1$")
     for ax in axes[::2]:
         ax.set_ylabel(r"$\alpha_2$")
     sm = ScalarMappable(norm=norm, cmap=cmap)
-    bar = fig.colorbar(sm, ax=list(axes[:len(Ns) + 1]), location="bottom", shrink=0.8,
-                       ticks=range(1, _COUNT_LEVELS + 1), aspect=30)
+    if spare:       # the key in the free panel, beside the limit
+        cax = spare[0].inset_axes([0.08, 0.55, 0.84, 0.1])
+        cax.set_visible(True)
+        spare[0].set_visible(True)
+        spare[0].axis("off")
+        bar = fig.colorbar(sm, cax=cax, orientation="horizontal",
+                           ticks=range(1, _COUNT_LEVELS + 1))
+    else:
+        bar = fig.colorbar(sm, ax=list(axes), location="bottom", shrink=0.8,
+                           ticks=range(1, _COUNT_LEVELS + 1), aspect=30)
     bar.ax.set_xticklabels([str(c) for c in range(1, _COUNT_LEVELS)] + [f"{_COUNT_LEVELS}+"])
-    bar.set_label("spikes of $W_2$ the census would count (first spike included)")
+    bar.set_label("spikes the census would count\n(first spike included)")
     return fig
 
 

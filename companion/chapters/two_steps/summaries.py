@@ -485,7 +485,7 @@ def prediction(e4: Runs | None, e11: Runs | None, point=(0.38, 0.45),
 
 
 # -- the finite-N phase diagram (E15) and its check by simulation (E16) ----------------------
-_PHASE_CHECK_KEYS = ("Ns_pred", "at_limit", "at_limit_first", "at_limit_last", "points",
+_PHASE_CHECK_KEYS = ("Ns_pred", "fewer_last", "more_last", "onset", "onset_a1", "onset_line", "at_limit", "at_limit_first", "at_limit_last", "points",
                      "seeds", "Ns_check", "agree_all", "agree_all_ci", "agree_largest",
                      "agree_largest_ci", "agree_seed_all", "agree_seed_all_ci", "N_largest",
                      "below_limit", "misses", "edge_range", "above", "below")
@@ -512,16 +512,26 @@ def phase_check(e15: Runs | None, e16: Runs | None) -> Numbers:
     at_limit = []
     Ns = sorted(e15.unique("N"))
     for N in Ns:
-        same = total = 0
+        same = total = fewer = more = 0
         for r in e15.where(N=N):
             a1 = float(r.params["alpha1"])
             limit = np.array([n_spikes(a1, float(a2), "shifted_tanh", "reused")
                               for a2 in np.asarray(r["alpha2"])])
             # the prediction counts at most PHASE_K terms: compare with the capped limit
             limit = np.minimum(limit, PHASE_K)
-            same += int(np.sum(np.asarray(r["count"]) == limit))
+            count = np.asarray(r["count"])
+            same += int(np.sum(count == limit))
+            fewer += int(np.sum(count < limit))
+            more += int(np.sum(count > limit))
             total += limit.size
         at_limit.append(100.0 * same / total)
+    onsets = []
+    for N in Ns:
+        col = min(e15.where(N=N), key=lambda r: abs(float(r.params["alpha1"]) - 0.25))
+        a2, count = np.asarray(col["alpha2"]), np.asarray(col["count"])
+        onsets.append(f"{fmt_fixed(a2[count >= 2].min())} at N = {_sci(N)}"
+                      if np.any(count >= 2) else f"none below 1/2 at N = {_sci(N)}")
+    onset_a1 = float(col.params["alpha1"])
     rows = grid_check_rows(e16)
     n = sum(r["seeds"] for r in rows)
     agree = sum(r["agree"] for r in rows)
@@ -537,7 +547,10 @@ def phase_check(e15: Runs | None, e16: Runs | None) -> Numbers:
         return fmt_interval(lo, hi)
 
     return Numbers(
-        Ns_pred=", ".join(_sci(N) for N in Ns),
+        Ns_pred=", ".join(_sci(N) for N in Ns), onset="; ".join(onsets),
+        fewer_last=f"{fmt(100.0 * fewer / total, 2)}%",
+        more_last=f"{fmt(100.0 * more / total, 2)}%",
+        onset_a1=fmt_fixed(onset_a1, 3), onset_line=fmt_fixed(0.5 - onset_a1, 3),
         at_limit=", ".join(f"{fmt(v, 2)}%" for v in at_limit),
         at_limit_first=f"{fmt(at_limit[0], 2)}%", at_limit_last=f"{fmt(at_limit[-1], 2)}%",
         points=len({(r["alpha1"], r["alpha2"]) for r in rows}), seeds=rows[0]["seeds"],

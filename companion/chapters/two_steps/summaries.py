@@ -22,6 +22,7 @@ from companion.chapters.two_steps.experiments import (
     E4_PAIRS,
     E11_CONSTANTS,
     EMERGENCE_POINTS,
+    GRID_CHECK_ACTIVATION,
     PHASE_K,
     bbp_position,
     fresh_relative_difference,
@@ -34,7 +35,7 @@ from companion.chapters.two_steps.prediction import (
     prediction_rows,
 )
 from companion.core.activations import get_activation
-from companion.core.book import Numbers, fmt, fmt_fixed, fmt_interval, fmt_signed
+from companion.core.book import Numbers, fmt, fmt_fixed, fmt_interval, fmt_signed, fmt_span
 from companion.core.experiment import precision_agreement, sweep_runs
 from companion.core.finite_n import predicted_crossing, predicted_terms
 from companion.core.intervals import clopper_pearson
@@ -485,10 +486,12 @@ def prediction(e4: Runs | None, e11: Runs | None, point=(0.38, 0.45),
 
 
 # -- the finite-N phase diagram (E15) and its check by simulation (E16) ----------------------
-_PHASE_CHECK_KEYS = ("Ns_pred", "fewer_last", "more_last", "onset", "onset_a1", "onset_line", "at_limit", "at_limit_first", "at_limit_last", "points",
+_PHASE_CHECK_KEYS = ("Ns_pred", "fewer_last", "more_last", "onset", "onset_a1", "onset_line",
+                     "at_limit", "at_limit_first", "at_limit_last", "points",
                      "seeds", "Ns_check", "agree_all", "agree_all_ci", "agree_largest",
                      "agree_largest_ci", "agree_seed_all", "agree_seed_all_ci", "N_largest",
-                     "below_limit", "misses", "edge_range", "above", "below")
+                     "below_limit", "misses", "edge_range", "above", "below", "ho_terms",
+                     "ho_median", "ho_max", "ho_k0", "ho_floor")
 
 
 def phase_check(e15: Runs | None, e16: Runs | None) -> Numbers:
@@ -506,7 +509,12 @@ def phase_check(e15: Runs | None, e16: Runs | None) -> Numbers:
     * ``below_limit``: how many of the points the census counts below the limit at
       ``N_largest`` (seed median); ``misses``: the (point, N) whose median count differs
       from the prediction, with both counts ("none" if none); ``above``/``below``: how many
-      seeds counted more / fewer than predicted; ``edge_range``: the null edges measured."""
+      seeds counted more / fewer than predicted; ``edge_range``: the null edges measured;
+    * the prediction's error on E16's points, which the stored grids of E4 and E11 do not
+      hold (a held-out set; :func:`companion.chapters.two_steps.prediction.prediction_errors`):
+      ``ho_median``, ``ho_max`` over the ``ho_terms`` terms k >= 1 above their floor;
+      ``ho_k0``: the range of the first spike's relative error; ``ho_floor``: that of the
+      terms at their floor (k >= 3)."""
     if e15 is None or e16 is None or not len(e15) or not len(e16):
         return Numbers(**{k: "n/a" for k in _PHASE_CHECK_KEYS})
     at_limit = []
@@ -541,6 +549,10 @@ def phase_check(e15: Runs | None, e16: Runs | None) -> Numbers:
     n_big, agree_big = sum(r["seeds"] for r in big), sum(r["agree"] for r in big)
     misses = [r for r in rows if np.median(r["measured"]) != r["predicted"]]
     edges = np.concatenate([r["edge_null"] for r in rows])
+    held = prediction_rows(None, e16) if "strength_k0" in e16[0].result else []
+    err = prediction_errors(held).get(GRID_CHECK_ACTIVATION, {})
+    k0 = [100 * r["rel_error"] for r in held if r["k"] == 0]
+    floor = [100 * r["rel_error"] for r in held if r["k"] >= 3 and not r["above_floor"]]
 
     def ci(k, m):
         lo, hi = clopper_pearson(k, m)
@@ -565,7 +577,12 @@ def phase_check(e15: Runs | None, e16: Runs | None) -> Numbers:
             f"{fmt(np.median(r['measured']), 2)}, predicted {r['predicted']}" for r in misses)),
         above=sum(c > r["predicted"] for r in rows for c in r["measured"]),
         below=sum(c < r["predicted"] for r in rows for c in r["measured"]),
-        edge_range=f"{fmt_fixed(edges.min())} to {fmt_fixed(edges.max())}")
+        edge_range=f"{fmt_fixed(edges.min())} to {fmt_fixed(edges.max())}",
+        ho_terms=err.get("terms", "n/a"),
+        ho_median=f"{fmt(100 * err['median'], 2)}%" if err else "n/a",
+        ho_max=f"{fmt(100 * err['max'], 2)}%" if err else "n/a",
+        ho_k0=fmt_span(k0, 1, signed=True) + "%" if k0 else "n/a",
+        ho_floor=fmt_span(floor, 0, signed=True) + "%" if floor else "n/a")
 
 
 def grid_check_table(e16: Runs | None) -> str:

@@ -70,3 +70,24 @@ def test_one_step_lowers_the_he1_error_on_seeds_the_stored_runs_do_not_hold():
     for seed in (501, 502):
         out = readout_unit(256, 0.30, 0.45, "he1", seed=seed)
         assert out["reused_n1_W1"] < out["reused_n1_W0"]
+
+
+def test_stored_e17_supports_what_the_chapter_says():
+    """The readout section's reading of the stored runs: one step lowers the He_1 error, the
+    fresh batch's W2 predicts better than the reused one where the target has a He_1 part,
+    and no first layer fits the pure He_3 target (relative error within 1% of 1)."""
+    from companion.core import store
+
+    runs = store.load("E17")
+    if runs is None:
+        pytest.skip("no stored runs (COMPANION_PAPER_DATA)")
+    big = runs.where(N=max(runs.unique("N")))
+    for point in ((0.30, 0.45), (0.25, 0.38)):
+        he1 = big.where(target="he1", alpha1=point[0], alpha2=point[1])
+        assert np.all(he1.values("reused_n4_W1") < he1.values("reused_n4_W0"))
+        for target in ("he1", "he1+he3"):
+            sel = big.where(target=target, alpha1=point[0], alpha2=point[1])
+            assert sel.mean("reused_n4_W2") > sel.mean("fresh_n4_W2")
+        he3 = big.where(target="he3", alpha1=point[0], alpha2=point[1])
+        for w in ("W0", "W1", "W2"):
+            assert abs(he3.mean(f"reused_n4_{w}") - 1) < 0.01

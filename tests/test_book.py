@@ -157,6 +157,45 @@ def test_chapter_shows_little_code_and_no_bookkeeping(stem):
     assert not glue, f"{stem}.ipynb shows glue calls: {glue}"
 
 
+#: issue 29, "Chapters a reader can finish": at most this many words of prose per chapter
+MAX_PROSE_WORDS = 5000
+#: chapters reworked elsewhere that are still over the limit (strict: the mark must go when
+#: the chapter is trimmed)
+OVER_PROSE_LIMIT = {
+    "book/finite_size": "being reworked on main (5,750 words on 2026-12-02)",
+    "book/two_steps": "the finite-N phase diagram's section (about 460 words) took it to 5,448 "
+                      "words on 2026-12-02; to be trimmed",
+    "book/reuse_vs_fresh": "the readout's section (about 450 words) took it to 5,452 words on "
+                           "2026-12-02; to be trimmed"}
+
+
+def prose_words(nb: dict) -> int:
+    """The words of a chapter's prose as issue 29 counts them: the runs of letters in its
+    markdown cells (exercises and solutions included; a LaTeX command or an {eval} role's
+    name counts too)."""
+    return sum(len(re.findall(r"[A-Za-z]+", "".join(c["source"])))
+               for c in nb["cells"] if c["cell_type"] == "markdown")
+
+
+def test_prose_words_counts_runs_of_letters():
+    nb = {"cells": [{"cell_type": "markdown", "source": ["One $\\alpha_1$ and\n", "x2."]},
+                    {"cell_type": "code", "source": ["not counted = 1"]}]}
+    assert prose_words(nb) == 4      # One, alpha, and, x
+
+
+@pytest.mark.parametrize("stem", [pytest.param(s, marks=pytest.mark.xfail(
+    reason=OVER_PROSE_LIMIT[s], strict=True)) if s in OVER_PROSE_LIMIT else s
+    for s in NOTEBOOKS])
+def test_chapter_prose_is_at_most_5000_words(stem):
+    """A chapter a reader can finish in one sitting: at most 5,000 words of prose
+    (book/CONVENTIONS.md, "The cells of a chapter"); algebra goes to book/derivations.md,
+    new material into a chapter of its own."""
+    words = prose_words(_read_nb(stem))
+    assert words <= MAX_PROSE_WORDS, (f"{stem}.ipynb has {words} words of prose (at most "
+                                      f"{MAX_PROSE_WORDS}): tighten it or move algebra to "
+                                      f"book/derivations.md")
+
+
 MAX_HIDDEN_CODE_LINES = 10
 
 

@@ -52,7 +52,8 @@ TINY = {"E1": dict(N=60, seeds=2), "E2": dict(Ns=[40, 80], seeds=2),
         "E9": dict(N=60, seeds=2), "E10": dict(N=60, seeds=1),
         "E11": dict(Ns=[40, 80], seeds=1), "E12": dict(Ns=[40, 80], seeds=1),
         "E13": dict(Ns=[40, 80], seeds=2, strengths=[0.5, 1.5, 3.0]),
-        "E14": dict(Ns=[40], seeds=1)}
+        "E14": dict(Ns=[40], seeds=1), "E15": dict(Ns=[100], step=0.25),
+        "E16": dict(Ns=[40], seeds=1), "E17": dict(Ns=[40], seeds=2)}
 
 
 @pytest.fixture

@@ -71,6 +71,13 @@ def fmt_signed(x, decimals: int = 2) -> str:
     return fmt_fixed(x, decimals, signed=True)
 
 
+def fmt_span(values, decimals: int = 2, signed: bool = False, unit: str = "") -> str:
+    """``"low to high"`` of ``values`` with :func:`fmt_fixed` (one value if they print
+    alike)."""
+    low, high = (fmt_fixed(v, decimals, signed) + unit for v in (min(values), max(values)))
+    return low if low == high else f"{low} to {high}"
+
+
 def fmt_interval(low, high, decimals: int = 2, signed: bool = False) -> str:
     """``[low, high]`` with :func:`fmt_fixed`."""
     return f"[{fmt_fixed(low, decimals, signed)}, {fmt_fixed(high, decimals, signed)}]"

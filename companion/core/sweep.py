@@ -68,7 +68,9 @@ def run_sweep(exp: Experiment, scale: str, cache: ResultCache, jobs: int = 1,
         i: (units[i][0], units[i][1], hit) for i, hit in plan.hits.items()}
     if plan.pending:
         index = {(_key(units[i][0]), units[i][1]): i for i in plan.pending}
-        todo = [units[i] for i in plan.pending]
+        # the smallest sizes first: an interrupted run then holds whole sizes, which
+        # reproduce --from-cache can store and draw (units of equal N keep their order)
+        todo = sorted((units[i] for i in plan.pending), key=lambda u: u[0].get("N", 0))
         for params, seed, result in _execute(exp, todo, jobs, scheduler):
             result = {k: np.asarray(v) for k, v in result.items()}
             cache.store(exp.cache_name, params, seed, result)

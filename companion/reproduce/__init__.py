@@ -24,8 +24,10 @@ from pathlib import Path
 import numpy as np
 
 from companion import __version__
+from companion.core import store
 from companion.core.cache import ResultCache
 from companion.core.experiment import SCALES, check_scale
+from companion.core.runs import Run, Runs
 from companion.core.sweep import plan_sweep, run_sweep
 from companion.reproduce.catalog import (
     CATALOG,
@@ -37,7 +39,7 @@ from companion.reproduce.catalog import (
 from companion.reproduce.tidy import write_tidy
 
 __all__ = ["CATALOG", "EXPERIMENT_IDS", "SCALES", "check_output_dir", "code_fingerprint",
-           "experiment_fingerprint", "parse_only", "reproduce", "report"]
+           "experiment_fingerprint", "parse_only", "reproduce", "report", "store_cached"]
 
 
 def parse_only(text: str | None) -> list[str]:
@@ -87,8 +89,6 @@ def seed_cache_from_stored(eid: str, scale: str, cache: ResultCache, root=None) 
     stored file instead of recomputing it. Trusted only after a check: the cheapest stored
     unit is recomputed with this code and must equal the stored result (``rtol`` 1e-6, the
     stored arrays' float32 rounding), else ValueError. Returns the number of runs put."""
-    from companion.core import store
-
     exp = CATALOG[eid].experiment
     stored = store.load(eid, root)
     if stored is None:
@@ -109,6 +109,39 @@ def seed_cache_from_stored(eid: str, scale: str, cache: ResultCache, root=None) 
         if cache.load(exp.cache_name, r.params, r.seed) is None:
             cache.store(exp.cache_name, r.params, r.seed, dict(r.result))
     return len(reusable)
+
+
+def store_cached(eid: str, scale: str, out, cache_dir=None) -> list[Path]:
+    """Draw and store what the cache holds of ``eid`` at ``scale`` and compute nothing: the
+    runs of the sizes (N) whose every unit is cached, so that a long run that was stopped
+    can be stored and drawn with the sizes it finished (its sidecar's ``sizes`` still lists
+    the whole design; ``stored`` lists what the file holds). ValueError if no size is
+    complete."""
+    import matplotlib.pyplot as plt
+
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    exp = CATALOG[eid].experiment
+    cache = ResultCache(Path(cache_dir) if cache_dir else out / "cache",
+                        f"{__version__}+{experiment_fingerprint(exp)}")
+    plan = plan_sweep(exp, scale, cache)
+    missing = {plan.units[i][0].get("N") for i in plan.pending}
+    keep = [i for i in plan.hits if plan.units[i][0].get("N") not in missing]
+    if not keep:
+        raise ValueError(f"{eid}: no size has every unit in the cache")
+    runs = Runs(Run(*plan.units[i], plan.hits[i]) for i in sorted(keep))
+    Ns = sorted({int(r.params["N"]) for r in runs})
+    extra = dict(SIDECAR.get(eid, {}))
+    extra["stored"] = {"Ns": Ns, "complete": not missing,
+                       "seeds_per_N": {str(N): len({r.seed for r in runs.where(N=N)})
+                                       for N in Ns}}
+    entry = CATALOG[eid]
+    fig = entry.figure(runs)
+    paths = [out / f"{eid}.png", out / f"{eid}.pdf"]
+    for path in paths:
+        fig.savefig(path, bbox_inches="tight")
+    plt.close(fig)
+    return paths + write_tidy(out, exp, scale, runs, entry.rows(runs), extra)
 
 
 def reproduce(ids=None, scale: str = "small", jobs: int = 1, out=".", cache_dir=None,

@@ -1,4 +1,4 @@
-"""The table of experiments (E1 to E14, book: reg-experiments): for each id, the experiment (its
+"""The table of experiments (E1 to E17, book: reg-experiments): for each id, the experiment (its
 unit function and units, defined in the chapter's module under :mod:`companion.core.experiment`),
 the figure function that draws it (a chapter's ``figures`` module) and the shape of its tidy CSV.
 One explicit table: nothing is registered as a side effect of an import.
@@ -51,6 +51,9 @@ CATALOG: dict[str, Entry] = {
     "E12": Entry(x4.LEARNED_DIRECTIONS, f4.spike_content, x4.spike_rows),
     "E13": Entry(x5.CALIBRATION, f5.census_calibration, tidy.rows_along("strengths")),
     "E14": Entry(x6.TRANSECTS_E14, f4.transects, x6.transect_rows),
+    "E15": Entry(x2.PHASE_PREDICTION, f2.predicted_phase_diagram, tidy.rows_along("alpha2")),
+    "E16": Entry(x2.GRID_CHECK, f2.grid_check),
+    "E17": Entry(x3.READOUT, f3.readout_errors_by_N),
 }
 EXPERIMENT_IDS = list(CATALOG)
 

@@ -15,7 +15,7 @@ from companion.chapters.finite_size import calibration as cal
 from companion.chapters.finite_size import experiments as ex
 from companion.chapters.finite_size.figures import POLYNOMIAL
 from companion.chapters.finite_size.tables import sci
-from companion.core.book import Numbers, fmt, fmt_fixed, fmt_interval, fmt_signed
+from companion.core.book import Numbers, fmt, fmt_fixed, fmt_interval, fmt_signed, fmt_span
 from companion.core.network import run_two_steps
 from companion.core.runs import Runs
 from companion.core.theory import lambda_count, n_spikes
@@ -300,13 +300,6 @@ def blowup(runs: Runs) -> Numbers:
                               / at(POLYNOMIAL, "reused", "theory_s1")).min()))
 
 
-def _fixed_span(values, decimals: int = 2, signed: bool = False, unit: str = "") -> str:
-    """``"low to high"`` of ``values`` with :func:`fmt_fixed` (one value if they print
-    alike)."""
-    low, high = (fmt_fixed(v, decimals, signed) + unit for v in (min(values), max(values)))
-    return low if low == high else f"{low} to {high}"
-
-
 _CALIBRATION_KEYS = ("Ns", "seeds", "strengths", "thresholds", "thr_range", "bbp_range",
                      "margin_range", "ratio_range", "edge_offset", "disagree", "n_disagree",
                      "first_span_small", "first_span_large", "N_small", "N_large", "pos_err")
@@ -358,16 +351,16 @@ def calibration(stored: Runs | None) -> Numbers:
         thresholds="; ".join(f"{fmt_fixed(r['threshold'])} "
                              f"{fmt_interval(r['low'], r['high'])} at N = {r['N']}"
                              for r in table),
-        thr_range=_fixed_span(thr), bbp_range=_fixed_span([r["bbp"] for r in table]),
-        margin_range=_fixed_span(margin), ratio_range=_fixed_span(thr / margin),
-        edge_offset=_fixed_span(offset, 1, signed=True, unit="%"),
+        thr_range=fmt_span(thr), bbp_range=fmt_span([r["bbp"] for r in table]),
+        margin_range=fmt_span(margin), ratio_range=fmt_span(thr / margin),
+        edge_offset=fmt_span(offset, 1, signed=True, unit="%"),
         disagree=("at no size" if not bad else
                   "; ".join(f"at N = {r['N']} ({fmt_fixed(r['threshold'])} "
                             f"{fmt_interval(r['low'], r['high'])} against "
                             f"{fmt_fixed(r['bbp_margin'])})" for r in bad)),
         n_disagree=str(len(bad)),
-        first_span_small=_fixed_span(table[0]["first"]),
-        first_span_large=_fixed_span(table[-1]["first"]),
+        first_span_small=fmt_span(table[0]["first"]),
+        first_span_large=fmt_span(table[-1]["first"]),
         N_small=table[0]["N"], N_large=table[-1]["N"],
         pos_err=f"{fmt(100 * np.median(errors), 2)}%" if errors else "n/a",
         margin_factor=factor)

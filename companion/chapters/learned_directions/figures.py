@@ -15,6 +15,7 @@ from companion.chapters.learned_directions.experiments import (
     direction_carriers,
     full_size,
 )
+from companion.chapters.learned_directions.limits import content_path, limit_content
 from companion.chapters.learned_directions.transects import RUNS, TRANSECTS
 from companion.core import intervals
 from companion.core import plotting as cplt
@@ -416,3 +417,53 @@ def _content_panel(ax, runs: Runs, styles) -> None:
 def chance_of(rows) -> float:
     """1/d of the rows of :func:`direction_carriers` (1e-3 without rows)."""
     return rows[0]["chance"] if rows else 1e-3
+
+
+def content_path_figure(runs: Runs | None = None):
+    """What the k = 2 spike carries from N = 2^9 to 2^50 (book: ld-conj-limit): lines, the
+    predicted cos^2 of the k = 2 term's own part at E12's first point with beta*_2 (He_3,
+    solid) and beta*_1 (He_1, dashed)
+    (:func:`~companion.chapters.learned_directions.limits.content_path`), and their limits
+    (dotted, :func:`~companion.chapters.learned_directions.limits.limit_content`); markers,
+    the stored E12 runs' k = 2 spike (reused batch, counted or not; seed means, 95% t
+    intervals) with each direction and the fresh level of beta*_2 (the largest of any
+    fresh-batch spike on the powers of a); grey dotted: chance 1/N."""
+    path = content_path()
+    lim = limit_content()
+    fig, ax = _new_figure()
+    he3, he1 = cplt.PALETTE["reused"], cplt.TERM_STYLE[2]["color"]
+    ax.plot(path["N"], path["he3"], color=he3, linewidth=1.6, label=r"predicted, $\beta^*_2$")
+    ax.plot(path["N"], path["he1"], color=he1, linewidth=1.6, linestyle="--",
+            label=r"predicted, $\beta^*_1$")
+    for value, color in ((lim[2, 1], he3), (lim[2, 0], he1)):
+        ax.axhline(value, color=color, linestyle=":", linewidth=1.2)
+    ax.plot(path["N"], 1.0 / path["N"], color=cplt.PALETTE["null"], linestyle=":",
+            linewidth=1, label="chance $1/N$")
+    if runs is not None and len(runs):
+        point = E12_POINTS[0]
+        series = [(content_by_N(runs, point, j=1), "reused", "mean", he3, "o",
+                   r"$k = 2$ spike, $\beta^*_2$"),
+                  (content_by_N(runs, point, j=0), "reused", "mean", he1, "D",
+                   r"$k = 2$ spike, $\beta^*_1$"),
+                  (content_by_N(runs, point, j=1), "fresh", "max_mean",
+                   cplt.PALETTE["fresh"], "x", r"fresh level, $\beta^*_2$")]
+        for table, batch, key, color, marker, label in series:
+            sel = [t for t in table if t["batch"] == batch and np.isfinite(t[key])]
+            stem = key[:-len("mean")]
+            Ns = np.array([t["N"] for t in sel], float)
+            m = np.array([t[key] for t in sel])
+            err = [m - [t[stem + "low"] for t in sel], [t[stem + "high"] for t in sel] - m]
+            err[0] = np.minimum(err[0], 0.9 * m)
+            ax.errorbar(Ns, m, yerr=err, color=color, marker=marker, linestyle="none",
+                        ms=5, capsize=0, label=label)
+    ax.set_xscale("log", base=2)
+    ticks = [2.0 ** j for j in range(10, 51, 10)]
+    ax.set_xticks(ticks, [f"$2^{{{j}}}$" for j in range(10, 51, 10)])
+    ax.minorticks_off()
+    ax.set_yscale("log")
+    ax.set_ylim(1e-5, 0.2)
+    ax.set_xlabel("$N$")
+    ax.set_ylabel(r"$\cos^2$ of the $k = 2$ part")
+    fig.legend(*ax.get_legend_handles_labels(), loc="upper center", ncol=3, fontsize=8.5,
+               bbox_to_anchor=(0.5, 0.0), columnspacing=0.9, handletextpad=0.4)
+    return fig

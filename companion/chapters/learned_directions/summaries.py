@@ -8,6 +8,7 @@ import numpy as np
 
 from companion.chapters.learned_directions.experiments import (
     E12_ACTIVATION,
+    E12_POINTS,
     E12_TARGET,
     carrier_cos2,
     content_by_N,
@@ -17,10 +18,18 @@ from companion.chapters.learned_directions.experiments import (
     has_order,
     max_cos2,
 )
+from companion.chapters.learned_directions.limits import (
+    PATH_LOG2,
+    content_path,
+    fresh_level,
+    limit_content,
+    noise_moments,
+    peak,
+)
 from companion.core.book import Numbers, fmt
 from companion.core.finite_n import predicted_terms
 from companion.core.runs import Runs
-from companion.core.spikes import bbp_detection_strength
+from companion.core.spikes import MIN_WEIGHT, bbp_detection_strength
 
 NO_RUNS = "no stored runs"
 
@@ -235,3 +244,205 @@ def content_table(runs: Runs | None, point=(0.30, 0.45)) -> str:
     return "\n".join(lines)
 
 
+
+
+# -- a learned direction, defined and measured (E12) -----------------------------------------
+def _spike_row(r, k: int, suffix: str = "") -> np.ndarray | None:
+    """cos^2 with each target direction of the largest singular value whose left vector
+    leans most on q_{k+1} (weight >= MIN_WEIGHT, counted or not), None if there is none:
+    :func:`~companion.chapters.learned_directions.experiments.carrier_cos2` for every
+    direction at once."""
+    mask = ((np.asarray(r["weight" + suffix]) >= MIN_WEIGHT)
+            & (np.asarray(r["order" + suffix]) == k))
+    return np.asarray(r["cos2" + suffix])[int(np.argmax(mask))] if mask.any() else None
+
+
+def fresh_levels(r, mu) -> np.ndarray:
+    """The fresh level of each target direction j in one fresh-batch unit (book:
+    ld-def-learned): the largest cos^2 with beta*_j of its spikes on the powers of a
+    (weight >= MIN_WEIGHT, counted or not), the first spike left out for a direction with
+    mu*_j != 0, which one step learns with either batch."""
+    on = np.asarray(r["weight"]) >= MIN_WEIGHT
+    later = on & (np.asarray(r["order"]) >= 1)
+    cos2 = np.asarray(r["cos2"])
+    return np.array([cos2[(later if abs(m) > 1e-12 else on), j].max(initial=0.0)
+                     for j, m in enumerate(mu)])
+
+
+def carried(runs: Runs, N: int, point, k: int) -> dict | None:
+    """At ``point`` and size ``N``, the reused batch's spike of order ``k`` against the fresh
+    batch of the same seed (book: ld-def-learned): ``spike`` (seeds x m, its cos^2 with each
+    direction, over the seeds that have it), ``fresh`` (the same seeds' fresh levels),
+    ``above`` (m,: the seeds in which the spike carries more than the fresh level; a seed
+    without the spike counts as not above), ``seeds`` (those with a fresh twin); None
+    without any."""
+    mu = noise_moments(E12_TARGET)["mu"]
+    sel = runs.where(N=N, alpha1=point[0], alpha2=point[1])
+    fresh = {r.seed: r for r in sel.where(batch="fresh")}
+    pairs = [(r, fresh[r.seed]) for r in sel.where(batch="reused") if r.seed in fresh]
+    rows = [(_spike_row(r, k), fresh_levels(f, mu)) for r, f in pairs]
+    rows = [(a, b) for a, b in rows if a is not None]
+    if not rows:
+        return None
+    spike, level = (np.array(v) for v in zip(*rows))
+    return {"spike": spike, "fresh": level, "above": (spike > level).sum(axis=0),
+            "seeds": len(pairs)}
+
+
+def learned(runs: Runs | None, point=E12_POINTS[0], control=E12_POINTS[1]) -> Numbers:
+    """The numbers of "A learned direction" (``ld-def-learned``, ``ld-obs-learned``) from the
+    stored E12 runs at ``N``, the largest size with every point and batch: for the spike of
+    order k = 0, 1, 2 of the reused batch at ``point`` and each direction (``he1``:
+    beta*_1, ``he3``: beta*_2), ``k<k>_<d>`` its mean cos^2, ``k<k>_<d>_fresh`` the mean
+    fresh level (:func:`fresh_levels`), ``k<k>_<d>_above`` the seeds in which it is above
+    that level ("6 of 6"), ``k<k>_<d>_ratio`` the ratio of the means,
+    ``k<k>_<d>_carries`` "carries" where it is above in every seed, else "does not carry";
+    ``fresh_first_he1``, ``fresh_first_he3``: the fresh batch's first spike, with
+    ``*_pred`` beside them (:func:`~companion.chapters.learned_directions.limits.fresh_level`);
+    ``z2y2``, ``y2``: E[z_2^2 y^2] and E[y^2]; ``chance`` (1/d), ``fresh_chance``: the fresh
+    level of beta*_2 over chance; ``control_*``: the k = 2 spike at ``control`` (beta*_2),
+    ``control_present`` the seeds that have one; ``k1_counted``: the seeds whose census
+    counts the k = 1 spike; ``spikes_carrying``: how many of the three spikes carry a
+    direction."""
+    keys = ["N", "seeds", "chance", "z2y2", "y2", "noise_ratio", "fresh_first_he1",
+            "fresh_first_he1_pred", "fresh_first_he3", "fresh_first_he3_pred", "fresh_chance",
+            "control_k2_he3", "control_fresh", "control_above", "control_present",
+            "k1_counted", "spikes_carrying"]
+    for k in range(3):
+        for d in ("he1", "he3"):
+            keys += [f"k{k}_{d}{s}" for s in ("", "_fresh", "_above", "_ratio", "_carries")]
+    if runs is None or not len(runs):
+        return Numbers(**dict.fromkeys(keys, "n/a"))
+    N = full_size(runs)
+    out = {"N": N, "chance": fmt(1.0 / N, 2)}
+    for k in range(3):
+        c = carried(runs, N, point, k)
+        for j, d in enumerate(("he1", "he3")):
+            if c is None:
+                out.update({f"k{k}_{d}{s}": "n/a" for s in ("", "_fresh", "_above", "_ratio",
+                                                            "_carries")})
+                continue
+            spike, level = c["spike"][:, j].mean(), c["fresh"][:, j].mean()
+            out[f"k{k}_{d}"] = fmt(spike, 2)
+            out[f"k{k}_{d}_fresh"] = fmt(level, 2)
+            out[f"k{k}_{d}_above"] = f"{int(c['above'][j])} of {c['seeds']}"
+            out[f"k{k}_{d}_ratio"] = _ratio(spike / level) if level > 0 else "n/a"
+            out[f"k{k}_{d}_carries"] = ("carries" if c["above"][j] == c["seeds"]
+                                        else "does not carry")
+            out["seeds"] = c["seeds"]
+    mom = noise_moments(E12_TARGET)
+    reused = runs.where(N=N, alpha1=point[0], alpha2=point[1], batch="reused")
+    out["k1_counted"] = f"{sum(has_order(r, 1) for r in reused)} of {len(reused)}"
+    out["spikes_carrying"] = sum(any(out.get(f"k{k}_{d}_carries") == "carries"
+                                     for d in ("he1", "he3")) for k in range(3))
+    fresh = runs.where(N=N, alpha1=point[0], alpha2=point[1], batch="fresh")
+    first = np.array([_spike_row(r, 0) for r in fresh])
+    level3 = np.mean([fresh_levels(r, mom["mu"])[1] for r in fresh])
+    out.update(z2y2=fmt(mom["z2y2"][1]), y2=fmt(float(mom["y2"])),
+               noise_ratio=fmt(mom["z2y2"][1] / float(mom["y2"])),
+               fresh_first_he1=fmt(first[:, 0].mean(), 2),
+               fresh_first_he1_pred=fmt(fresh_level(N, *point, E12_TARGET, j=0), 2),
+               fresh_first_he3=fmt(first[:, 1].mean(), 2),
+               fresh_first_he3_pred=fmt(fresh_level(N, *point, E12_TARGET, j=1), 2),
+               fresh_chance=fmt(level3 * N, 2))
+    c = carried(runs, N, control, 2)
+    if c is None:
+        out.update(control_k2_he3="n/a", control_fresh="n/a", control_above="n/a",
+                   control_present="n/a")
+    else:
+        out.update(control_k2_he3=fmt(c["spike"][:, 1].mean(), 2),
+                   control_fresh=fmt(c["fresh"][:, 1].mean(), 2),
+                   control_above=f"{int(c['above'][1])} of {c['seeds']}",
+                   control_present=f"{len(c['spike'])} of {c['seeds']}")
+    return Numbers(**{k: out.get(k, "n/a") for k in keys})
+
+
+def limits(point=E12_POINTS[0]) -> Numbers:
+    """The limit and the finite-N path of what the spikes carry (``ld-conj-limit``): the own
+    parts' cos^2 as N -> infinity (:func:`~companion.chapters.learned_directions.limits.limit_content`):
+    ``lim_k0_he1`` (the first spike with beta*_1), ``lim_k1`` (the k = 1 term's largest,
+    0), ``lim_k2_he1``, ``lim_k2_he3``; on the path
+    (:func:`~companion.chapters.learned_directions.limits.content_path`): ``path_he3_first``
+    at ``N_first`` = 512, ``peak_he3`` at ``N_peak`` (refined,
+    :func:`~companion.chapters.learned_directions.limits.peak`), ``N_cross``: the first
+    size of the grid from which the beta*_1 part is the larger, ``path_he3_last``,
+    ``path_he1_last`` at ``N_last`` (2^50)."""
+    lim = limit_content(E12_ACTIVATION, E12_TARGET, K=3)
+    path = content_path(point=point)
+    fine = [i for i, j in enumerate(PATH_LOG2) if float(j) * 2 == int(float(j) * 2)
+            and j <= 20]
+    N_peak, top = peak(np.log2(path["N"][fine]), path["he3"][fine])
+    cross = next((n for n, a, b in zip(path["N"], path["he1"], path["he3"])
+                  if a > b and n > 2 ** 20), float("nan"))
+    return Numbers(lim_k0_he1=fmt(lim[0, 0], 2), lim_k1=fmt(lim[1].max(), 2),
+                   lim_k2_he1=fmt(lim[2, 0], 2), lim_k2_he3=fmt(lim[2, 1], 2),
+                   N_first=int(path["N"][0]), path_he3_first=fmt(path["he3"][0], 2),
+                   N_peak=_size(N_peak), peak_he3=fmt(top, 2),
+                   N_cross=_power(cross), N_last=_power(path["N"][-1]),
+                   path_he3_last=fmt(path["he3"][-1], 2),
+                   path_he1_last=fmt(path["he1"][-1], 2))
+
+
+def _size(N: float) -> str:
+    """A size for prose, to two significant digits: ``93,000``."""
+    return f"{int(float(fmt(N, 2))):,}"
+
+
+def _power(N: float) -> str:
+    """A power of two for prose: ``2^28`` (MyST math)."""
+    return "n/a" if not np.isfinite(N) else f"$2^{{{int(round(np.log2(N)))}}}$"
+
+
+def learned_table(runs: Runs | None, point=E12_POINTS[0]) -> str:
+    """The table of ``ld-obs-learned``: per spike of the reused batch at ``point`` (the
+    first, k = 1, k = 2) and target direction, its mean cos^2, the mean fresh level of the
+    same seeds (:func:`fresh_levels`) and the seeds in which the spike is above it, at the
+    largest size with every point and batch (:func:`carried`)."""
+    if runs is None or not len(runs):
+        return NO_RUNS
+    N = full_size(runs)
+    lines = [f"N = {N}: cos^2 with beta*_1 (He_1) and beta*_2 (He_3)",
+             f"{'spike':<7}{'beta*_1':>9}{'fresh':>9}{'above':>8}"
+             f"{'beta*_2':>11}{'fresh':>9}{'above':>8}"]
+    for k, name in enumerate(("first", "k = 1", "k = 2")):
+        c = carried(runs, N, point, k)
+        if c is None:
+            lines.append(f"{name:<7}  none")
+            continue
+        cells = ""
+        for j, width in ((0, 9), (1, 11)):
+            cells += (f"{fmt(c['spike'][:, j].mean(), 2):>{width}}"
+                      f"{fmt(c['fresh'][:, j].mean(), 2):>9}"
+                      f"{str(int(c['above'][j])) + '/' + str(c['seeds']):>8}")
+        lines.append(f"{name:<7}{cells}")
+    lines.append(f"chance 1/d = {fmt(1.0 / N, 2)}")
+    return "\n".join(lines)
+
+
+def he3_fresh(runs: Runs | None, point=(0.35, 0.45)) -> Numbers:
+    """The fresh control of the He_3 carrier (``rf-obs-outlier``, ``ld-def-learned``), from
+    runs of the headline experiment (single-index He_3, tanh; reused and fresh batch at
+    ``point``) at their largest N: ``N``, ``seeds``; per seed the largest cos^2 with beta*
+    of the reused batch's top four right vectors (the carrier's, mean ``reused``) and of the
+    fresh batch's (its fresh level, mean ``fresh``), ``above`` (the seeds where the first is
+    larger), ``ratio``; ``fresh_pred``: the fresh level that u_1's and u_2's noise give
+    (:func:`~companion.chapters.learned_directions.limits.fresh_level`), ``z2y2``
+    (E[z^2 y^2]), ``chance`` (1/d); ``stored_N``: the largest size of the stored runs
+    (``runs`` may be those)."""
+    if runs is None or not len(runs):
+        return Numbers(**dict.fromkeys(("N", "seeds", "reused", "fresh", "above", "ratio",
+                                        "fresh_pred", "z2y2", "chance"), "n/a"))
+    N = max(runs.unique("N"))
+    sel = runs.where(N=N, alpha1=point[0], alpha2=point[1])
+
+    def best(r):
+        return max(float(r[key]) for key in r.result if key.startswith("cos2_"))
+
+    fresh = {r.seed: best(r) for r in sel.where(batch="fresh")}
+    pairs = [(best(r), fresh[r.seed]) for r in sel.where(batch="reused") if r.seed in fresh]
+    reused, level = (np.array(v) for v in zip(*pairs))
+    return Numbers(N=N, seeds=len(pairs), reused=fmt(reused.mean(), 2),
+                   fresh=fmt(level.mean(), 2), above=f"{int((reused > level).sum())} of "
+                   f"{len(pairs)}", ratio=_ratio(reused.mean() / level.mean()),
+                   fresh_pred=fmt(fresh_level(N, *point, "he3", j=0), 2),
+                   z2y2=fmt(noise_moments("he3")["z2y2"][0]), chance=fmt(1.0 / N, 2))

@@ -39,6 +39,7 @@ from companion.core.alignment import cos2_with_directions, subspace_projection
 from companion.core.experiment import Experiment, precision, run_units
 from companion.core.gaussian import gaussian_expectation, normalized_hermite
 from companion.core.network import run_two_steps
+from companion.core.readout import WEIGHTS, readout_errors
 from companion.core.runs import Runs
 from companion.core.spectra import top_singular
 from companion.core.spikes import power_weights
@@ -380,6 +381,49 @@ def _e9_grid(z):
             for s in seed_list(z["seeds"])]
     return out
 
+
+# -- what the directions buy in prediction: a ridge readout (E17) ---------------------------
+#: E17's points: Lambda = 2 (He_3 reachable with reuse, the k = 2 term's exponent +0.05) and
+#: the Lambda = 1 control of E12; its targets and readout sample sizes (multiples of n)
+READOUT_POINTS: tuple[tuple[float, float], ...] = ((0.30, 0.45), (0.25, 0.38))
+READOUT_TARGETS: tuple[str, ...] = ("he1", "he3", "he1+he3")
+READOUT_SAMPLE_FACTORS: tuple[int, ...] = (1, 4)
+READOUT_ACTIVATION = "shifted_tanh"
+
+
+def readout_unit(N: int, alpha1: float, alpha2: float, target: str,
+                 activation: str = READOUT_ACTIVATION, seed: int = 0,
+                 dtype: str = "float64") -> dict:
+    """One unit of E17: a reused and a fresh two-step run of the same seed (the same W0, X1,
+    y1 and so the same W1), and for each the ridge readout's test error
+    (:func:`companion.core.readout.readout_errors`) on sigma(W x) for W in
+    :data:`companion.core.readout.WEIGHTS`, with n_train = f n for f in
+    :data:`READOUT_SAMPLE_FACTORS` (validation n_train, test 4 n). Keys
+    ``<batch>_n<f>_<weight>``: the test error relative to the test labels' variance;
+    ``..._parts``: the same per target link (component_relative)."""
+    out: dict = {}
+    for batch in ("reused", "fresh"):
+        run = run_two_steps(N=N, alpha1=alpha1, alpha2=alpha2, batch=batch,
+                            activation=activation, target=target, seed=seed, dtype=dtype)
+        for f in READOUT_SAMPLE_FACTORS:
+            res = readout_errors(run, n_train=f * run.n)
+            for w in WEIGHTS:
+                out[f"{batch}_n{f}_{w}"] = float(res[w]["relative"])
+                out[f"{batch}_n{f}_{w}_parts"] = np.asarray(res[w]["component_relative"], float)
+        del run
+    return out
+
+
+def _e17_grid(z):
+    return [(dict(N=N, alpha1=a1, alpha2=a2, target=t, **precision(z, N)), s)
+            for (a1, a2) in READOUT_POINTS for t in READOUT_TARGETS for N in z["Ns"]
+            for s in seed_list(z["seeds"])]
+
+
+_E17_SIZES = {"small": dict(Ns=[128, 256], seeds=2),
+              "paper": dict(Ns=[256, 512, 1024], seeds=6)}
+READOUT = Experiment("E17", "what the directions buy: ridge readout test error, reused vs "
+                     "fresh", readout_unit, _e17_grid, _E17_SIZES, cost=6.0)
 
 FIRST_DIRECTION = Experiment("E6", "first-direction alignment, reused vs fresh, He_1 target",
                              first_direction_unit, _e6_grid, _E6_SIZES)

@@ -17,6 +17,8 @@ from companion.chapters.reuse_vs_fresh.experiments import (
     ABLATION_ACTIVATIONS,
     FIRST_DIRECTION_PAIRS,
     HEADLINE_POINT,
+    READOUT_POINTS,
+    READOUT_TARGETS,
     TARGET_LABELS,
     activation_moments,
     beta_carrier,
@@ -27,7 +29,8 @@ from companion.chapters.reuse_vs_fresh.experiments import (
 from companion.core import plotting as cplt
 from companion.core.activations import get_activation
 from companion.core.book import fmt, fmt_fixed
-from companion.core.figures import _new_figure, log_axis, range_bars
+from companion.core.figures import _new_figure, log_axis, range_bars, stored_runs_absent
+from companion.core.intervals import t_intervals
 from companion.core.runs import Runs
 from companion.core.targets import make_link
 from companion.core.theory import lambda_count
@@ -433,3 +436,47 @@ def table_targets(labels=TARGET_LABELS, point=HEADLINE_POINT) -> str:
             for i, name in enumerate(labels)]
     return _text_table(["link", "mu*", "inf.exp.", "E[z g^2]", "E[z g^3]", "sup|g|", "reused?",
                         "fresh?"], rows)
+
+
+# -- what the directions buy in prediction (E17) ---------------------------------------------
+#: the readouts drawn: (result key's batch and weight, label, colour, marker, line style)
+READOUT_SERIES = (("reused", "W0", "$W_0$ (no step)", "null", "D", ":"),
+                  ("reused", "W1", "$W_1$ (one step)", "one_step", "^", "--"),
+                  ("reused", "W2", "$W_2$, reused batch", "reused", "o", "-"),
+                  ("fresh", "W2", "$W_2$, fresh batch", "fresh", "s", "-"))
+READOUT_TARGET_NAME = {"he1": r"He$_1$", "he3": r"He$_3$", "he1+he3": r"He$_1$ + He$_3$"}
+
+
+def readout_errors_by_N(runs: Runs | None, factor: int = 4):
+    """E17 against N: one panel per target (rows) and point (columns), the ridge readout's
+    test error relative to Var y (mean over the seeds, t interval) for W0, W1 and W2 of
+    either batch, with n_train = ``factor`` n."""
+    if runs is None or not len(runs):
+        return stored_runs_absent()
+    targets = [t for t in READOUT_TARGETS if len(runs.where(target=t))]
+    points = [p for p in READOUT_POINTS if len(runs.where(alpha1=p[0], alpha2=p[1]))]
+    fig, axes = _new_figure(nrows=len(targets), ncols=len(points), sharex=True, squeeze=False)
+    Ns = sorted(runs.unique("N"))
+    for i, t in enumerate(targets):
+        for j, (a1, a2) in enumerate(points):
+            ax = axes[i, j]
+            sel = runs.where(target=t, alpha1=a1, alpha2=a2)
+            for batch, w, label, colour, marker, ls in READOUT_SERIES:
+                key = f"{batch}_n{factor}_{w}"
+                rows = [np.asarray(sel.where(N=N).values(key), float) for N in Ns]
+                mean = np.array([r.mean() for r in rows])
+                lo, hi = zip(*[(t_intervals(r[:, None])[1][0], t_intervals(r[:, None])[2][0])
+                               if len(r) > 1 else (np.nan, np.nan) for r in rows])
+                ax.errorbar(Ns, mean, yerr=[mean - np.array(lo), np.array(hi) - mean],
+                            color=cplt.PALETTE[colour], marker=marker, ls=ls, ms=5,
+                            capsize=2, label=label)
+            log_axis(ax, Ns)
+            if i == 0:
+                ax.set_title(rf"$(\alpha_1, \alpha_2) = ({a1:.2f}, {a2:.2f})$, "
+                             rf"$\Lambda = {lambda_count(a1, a2)}$", fontsize=10)
+            if j == 0:
+                ax.set_ylabel(f"{READOUT_TARGET_NAME[t]}: test error / Var $y$")
+    for ax in axes[-1]:
+        ax.set_xlabel(r"width $N = d = n$")
+    _legend_below(fig, axes[0, 0], ncol=2)
+    return fig

@@ -15,8 +15,9 @@ import numpy as np
 from companion.chapters.reuse_vs_fresh import experiments as rv
 from companion.core import store
 from companion.core.activations import get_activation
-from companion.core.book import Numbers, fmt_fixed, fmt_signed
+from companion.core.book import Numbers, fmt_fixed, fmt_interval, fmt_signed
 from companion.core.gaussian import gaussian_expectation
+from companion.core.intervals import t_interval
 from companion.core.runs import Runs
 from companion.core.targets import make_link
 from companion.core.theory import spike_exponent
@@ -304,3 +305,57 @@ def activations(runs: Runs, stored: Runs | None = None) -> Numbers:
                          f"{len(relu)}")
     out["N"] = int(max(runs.unique("N")))
     return Numbers(**out)
+
+
+# -- what the directions buy in prediction (E17) ---------------------------------------------
+_READOUT_TAGS = {"he1": "h1", "he3": "h3", "he1+he3": "h13"}
+_READOUT_POINT_TAGS = {rv.READOUT_POINTS[0]: "a", rv.READOUT_POINTS[1]: "b"}
+
+
+def _paired(runs: Runs, first: str, second: str) -> tuple[float, float, float]:
+    """Mean over the seeds of result ``first`` minus ``second`` and its t interval."""
+    diff = np.asarray(runs.values(first), float) - np.asarray(runs.values(second), float)
+    r = t_interval(diff)
+    return r.mean, r.low, r.high
+
+
+def readout(runs: Runs | None, factor: int = 4) -> Numbers:
+    """The numbers of the readout section (``fig-rf-readout``; "n/a" without the stored
+    runs), at the largest stored N (``N``, ``seeds``), n_train = ``factor`` n, for each
+    target tag (h1, h3, h13) and point tag (a: Lambda = 2, b: Lambda = 1):
+
+    * ``<t>_<p>_w0``, ``_w1``, ``_w2r``, ``_w2f``: mean relative test errors of W0, W1 and
+      W2 of the reused and the fresh batch;
+    * ``<t>_<p>_step``: W1 minus W0 with its t interval (paired over the seeds);
+      ``<t>_<p>_gap``: W2 reused minus W2 fresh, with its t interval;
+    * ``h13_<p>_he3r``, ``_he3f``: the He_3 part's relative error for W2 reused and fresh."""
+    keys = ["N", "seeds"] + [f"{t}_{p}_{q}" for t in _READOUT_TAGS.values()
+                             for p in _READOUT_POINT_TAGS.values()
+                             for q in ("w0", "w1", "w2r", "w2f", "step", "gap")]
+    keys += [f"h13_{p}_{q}" for p in _READOUT_POINT_TAGS.values() for q in ("he3r", "he3f")]
+    if runs is None or not len(runs):
+        return Numbers(**{k: "n/a" for k in keys})
+    N = max(runs.unique("N"))
+    big = runs.where(N=N)
+    out: dict = {"N": N, "seeds": len(big.unique("seed"))}
+    for target, t in _READOUT_TAGS.items():
+        for point, p in _READOUT_POINT_TAGS.items():
+            sel = big.where(target=target, alpha1=point[0], alpha2=point[1])
+            if not len(sel):
+                continue
+            key = {w: f"reused_n{factor}_{w}" for w in ("W0", "W1", "W2")}
+            fresh = f"fresh_n{factor}_W2"
+            out[f"{t}_{p}_w0"] = fmt_fixed(sel.mean(key["W0"]), 3)
+            out[f"{t}_{p}_w1"] = fmt_fixed(sel.mean(key["W1"]), 3)
+            out[f"{t}_{p}_w2r"] = fmt_fixed(sel.mean(key["W2"]), 3)
+            out[f"{t}_{p}_w2f"] = fmt_fixed(sel.mean(fresh), 3)
+            for name, (a, b) in (("step", (key["W1"], key["W0"])), ("gap", (key["W2"], fresh))):
+                m, lo, hi = _paired(sel, a, b)
+                out[f"{t}_{p}_{name}"] = (f"{fmt_signed(m, 3)} "
+                                          f"{fmt_interval(lo, hi, 3, signed=True)}")
+            if target == "he1+he3":
+                parts_r = np.asarray(sel.values(f"reused_n{factor}_W2_parts"), float)
+                parts_f = np.asarray(sel.values(f"fresh_n{factor}_W2_parts"), float)
+                out[f"h13_{p}_he3r"] = fmt_fixed(parts_r[:, 1].mean(), 3)
+                out[f"h13_{p}_he3f"] = fmt_fixed(parts_f[:, 1].mean(), 3)
+    return Numbers(**{k: out.get(k, "n/a") for k in keys})

@@ -24,10 +24,12 @@ from companion.core.activations import get_activation
 from companion.core.alignment import cos2_with_directions, left_overlaps, term_sizes
 from companion.core.expansion import leading_order_sizes
 from companion.core.experiment import Experiment, precision, run_units, sweep_runs
+from companion.core.finite_n import predicted_terms
 from companion.core.intervals import welch_interval
 from companion.core.network import run_two_steps
 from companion.core.spectra import mp_edges, singular_values, top_singular
 from companion.core.spikes import (
+    bbp_detection_strength,
     count_spikes,
     off_powers_edge,
     power_weights,
@@ -402,5 +404,61 @@ ONE_STEP_COLLAPSE = Experiment("E5", "two steps = one step when alpha1 + alpha2 
                                cache="two_step_run")
 SPECTRUM = Experiment("E10", "spectrum of W2 beside a null run", spectrum_unit, _e10_grid,
                       _E10_SIZES, cost=8.0)
+# -- the finite-N phase diagram (E15) and its check by simulation (E16) ----------------------
+#: E16: 12 points spread over the square, every one off the lines alpha2 = k (1/2 - alpha1)
+#: by at least 0.06 (companion.nearest_line), on both sides of k = 1, 2 and 3:
+#: Lambda = 0 (three), 1 (four), 2 (three) and 3 (two)
+GRID_CHECK_POINTS: tuple[tuple[float, float], ...] = (
+    (0.15, 0.20), (0.25, 0.15), (0.35, 0.08),
+    (0.25, 0.35), (0.15, 0.45), (0.20, 0.40), (0.30, 0.28),
+    (0.30, 0.48), (0.35, 0.38), (0.33, 0.42),
+    (0.37, 0.46), (0.36, 0.485))
+GRID_CHECK_ACTIVATION = "shifted_tanh"
+#: the terms k = 0..PHASE_K-1 that the predicted phase diagram counts (up to 1 + Lambda = 6)
+PHASE_K = 6
+
+
+def predicted_count_column(N: int, alpha1: float, activation: str = GRID_CHECK_ACTIVATION,
+                           target: str = "he1", step: float = 0.0125, seed: int = 0) -> dict:
+    """One column alpha1 of the finite-N phase diagram (E15; book: dv-finite-n): at the
+    cell centres alpha2 = step/2, 3 step/2, ... < 1/2, the predicted separate strength of the
+    terms k = 0..PHASE_K-1 (``strength_k0`` ...; :func:`companion.core.finite_n.predicted_terms`,
+    reused batch, N = d = n) and ``count``, how many exceed the strength the census needs against W0's
+    bulk edge 2 (:func:`companion.core.spikes.bbp_detection_strength`): the count a census
+    of a run at this N would give if the null run's edge stayed at 2 (E16 measures it).
+    Deterministic: ``seed`` is accepted for the sweep's bookkeeping and not used."""
+    N = positive_int(N, "N")
+    alpha2s = np.arange(step / 2, 0.5, step)
+    strength = np.array([predicted_terms(N, alpha1, a2, activation, target, K=PHASE_K,
+                                         sample_nodes=12)["strength"] for a2 in alpha2s])
+    threshold = bbp_detection_strength(2.0)
+    return {"alpha2": alpha2s, "count": (strength > threshold).sum(axis=1),
+            "threshold": threshold, **{f"strength_k{k}": strength[:, k] for k in range(PHASE_K)}}
+
+
+_E15_SIZES = {"small": dict(Ns=[1000, 10000], step=0.05),
+              "paper": dict(Ns=[1000, 10000, 100000, 1000000], step=0.0125)}
+_E16_SIZES = {"small": dict(Ns=[256, 512], seeds=2),
+              "paper": dict(Ns=[1024, 2048, 4096], seeds=6, float32_from=4096)}
+
+
+def _e15_grid(z):
+    alpha1s = np.arange(z["step"] / 2, 0.5, z["step"])
+    return [(dict(N=N, alpha1=round(float(a1), 6), step=z["step"]), 0)
+            for N in z["Ns"] for a1 in alpha1s]
+
+
+def _e16_grid(z):
+    return [(dict(N=N, alpha1=a1, alpha2=a2, activation=GRID_CHECK_ACTIVATION, c1=1.0,
+                  c2=1.0, **precision(z, N)), s)
+            for (a1, a2) in GRID_CHECK_POINTS for N in z["Ns"] for s in seed_list(z["seeds"])]
+
+
+PHASE_PREDICTION = Experiment("E15", "the finite-N phase diagram: the count the prediction "
+                              "gives at N = 1e3 to 1e6", predicted_count_column, _e15_grid,
+                              _E15_SIZES, cost=0.0)
+GRID_CHECK = Experiment("E16", "the finite-N phase diagram checked: census counts at 12 "
+                        "points off the lines", spike_emergence_run, _e16_grid, _E16_SIZES,
+                        cost=2.5)
 SPIKES_ONE_BY_ONE = Experiment("E11", "the spikes appear one by one as N grows (every order "
                                "vs tanh)", spike_emergence_run, _e11_grid, _E11_SIZES, cost=2.5)

@@ -17,6 +17,7 @@ from companion.chapters.two_steps.experiments import (
     local_slopes,
     sizes_by_N,
 )
+from companion.chapters.two_steps.prediction import grid_check_rows
 from companion.core import plotting as cplt
 from companion.core.figures import _new_figure, log_axis, range_bars, stored_runs_absent
 from companion.core.finite_n import predicted_terms
@@ -441,5 +442,127 @@ def spike_emergence_counts(runs: Runs | None, activations=("tanh", "shifted_tanh
     axes[0, 0].set_ylim(0.5, 4.6)
     axes[0, 0].set_yticks([1, 2, 3, 4])
     handles, labels = axes[0, 0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="outside lower center", ncol=3, fontsize=9)
+    return fig
+
+
+# -- the finite-N phase diagram (E15) and its check by simulation (E16) ----------------------
+_COUNT_LEVELS = 6       # counts 1..6 drawn, "6 or more" in the last colour
+
+
+def _count_colours():
+    import matplotlib.pyplot as plt
+    from matplotlib.colors import BoundaryNorm, ListedColormap
+
+    cmap = ListedColormap(plt.cm.viridis(np.linspace(0.05, 0.95, _COUNT_LEVELS)))
+    return cmap, BoundaryNorm(np.arange(0.5, _COUNT_LEVELS + 1), cmap.N)
+
+
+def _phase_lines(ax, k_max: int = 6) -> None:
+    a1 = np.linspace(0, 0.5, 200)
+    for k in range(1, k_max + 1):
+        ax.plot(a1, k * (0.5 - a1), color="white", lw=1.6, zorder=3)
+        ax.plot(a1, k * (0.5 - a1), color="#222222", lw=0.7, ls="--", zorder=4)
+    ax.set_xlim(0, 0.5)
+    ax.set_ylim(0, 0.5)
+
+
+def predicted_phase_diagram(runs: Runs, check: Runs | None = None):
+    """The count of spikes that the finite-N prediction gives (E15: terms whose predicted
+    separate strength passes the census's need against edge 2) over the (alpha1, alpha2)
+    square, one panel per N, and the limit 1 + Lambda (tanh(z + 1/2), every order), with
+    the lines alpha2 = k (1/2 - alpha1) dashed. ``check`` (E16's runs): its points, each
+    coloured by the seeds' median measured count at its largest N, on the panel of the
+    nearest N."""
+    from matplotlib.cm import ScalarMappable
+
+    if runs is None or not len(runs):
+        return stored_runs_absent()
+    cmap, norm = _count_colours()
+    Ns = sorted(runs.unique("N"))
+    fig, axes = _new_figure(nrows=(len(Ns) + 2) // 2, ncols=2, sharex=True, sharey=True)
+    axes = np.atleast_1d(axes).ravel()
+    step = float(runs[0].params["step"])
+    edges = np.arange(0, 0.5 + step / 2, step)
+    check_N = max(check.unique("N")) if check is not None and len(check) else None
+    for ax, N in zip(axes, Ns + ["limit"]):
+        if N == "limit":
+            a1c = (edges[:-1] + edges[1:]) / 2
+            grid = np.array([[n_spikes(a1, a2, "shifted_tanh", "reused") for a1 in a1c]
+                             for a2 in a1c])
+            title = r"the limit $N \to \infty$: $1 + \Lambda$"
+        else:
+            cols = sorted(runs.where(N=N), key=lambda r: r.params["alpha1"])
+            grid = np.array([np.asarray(r["count"]) for r in cols]).T
+            title = rf"$N = 10^{{{int(round(np.log10(N)))}}}$"
+        ax.pcolormesh(edges, edges, np.minimum(grid, _COUNT_LEVELS), cmap=cmap, norm=norm,
+                      shading="flat", zorder=1)
+        _phase_lines(ax)
+        ax.set_title(title, fontsize=10)
+        if check_N is not None and N != "limit" and N == min(Ns, key=lambda n: abs(
+                np.log(n / check_N))):
+            pts = sorted({(r.params["alpha1"], r.params["alpha2"]) for r in check})
+            med = [np.median([float(r["n_outliers"]) for r in check.where(
+                alpha1=p[0], alpha2=p[1], N=check_N)]) for p in pts]
+            ax.scatter([p[0] for p in pts], [p[1] for p in pts], c=med, cmap=cmap, norm=norm,
+                       s=60, edgecolors="white", linewidths=1.4, zorder=5)
+    spare = list(axes[len(Ns) + 1:])
+    for ax in spare:
+        ax.set_visible(False)
+    for ax in axes[-2:]:
+        ax.set_xlabel(r"$\alpha_1$")
+    for ax in axes[::2]:
+        ax.set_ylabel(r"$\alpha_2$")
+    sm = ScalarMappable(norm=norm, cmap=cmap)
+    if spare:       # the key in the free panel, beside the limit
+        cax = spare[0].inset_axes([0.08, 0.55, 0.84, 0.1])
+        cax.set_visible(True)
+        spare[0].set_visible(True)
+        spare[0].axis("off")
+        bar = fig.colorbar(sm, cax=cax, orientation="horizontal",
+                           ticks=range(1, _COUNT_LEVELS + 1))
+    else:
+        bar = fig.colorbar(sm, ax=list(axes), location="bottom", shrink=0.8,
+                           ticks=range(1, _COUNT_LEVELS + 1), aspect=30)
+    bar.ax.set_xticklabels([str(c) for c in range(1, _COUNT_LEVELS)] + [f"{_COUNT_LEVELS}+"])
+    bar.set_label("spikes the census would count\n(first spike included)")
+    return fig
+
+
+def grid_check(runs: Runs | None):
+    """E16: at each of the 12 points (x: the points in the order of their limit count) the
+    finite-N phase diagram's count at each N (open squares) against the census's counts of
+    the seeds (dots, jittered sideways), and the limit 1 + Lambda (grey bars); one panel
+    per N."""
+    if runs is None or not len(runs):
+        return stored_runs_absent()
+    rows = grid_check_rows(runs)
+    Ns = sorted({r["N"] for r in rows})
+    pts = sorted({(r["alpha1"], r["alpha2"]) for r in rows},
+                 key=lambda p: (n_spikes(*p, "shifted_tanh", "reused"), p))
+    fig, axes = _new_figure(nrows=len(Ns), ncols=1, sharex=True, sharey=True)
+    axes = np.atleast_1d(axes)
+    x = np.arange(len(pts))
+    for ax, N in zip(axes, Ns):
+        sel = {(r["alpha1"], r["alpha2"]): r for r in rows if r["N"] == N}
+        for i, p in enumerate(pts):
+            r = sel.get(p)
+            if r is None:
+                continue
+            ax.bar(i, r["limit"], width=0.7, color="#dddddd", zorder=1,
+                   label="limit $1 + \\Lambda$" if i == 0 else None)
+            jitter = np.linspace(-0.22, 0.22, len(r["measured"]))
+            ax.scatter(i + jitter, r["measured"], s=14, color=cplt.PALETTE.get("reused", "C0"),
+                       zorder=3, label="census, one seed" if i == 0 else None)
+            ax.scatter(i, r["predicted"], s=90, marker="s", facecolors="none",
+                       edgecolors="#222222", linewidths=1.5, zorder=4,
+                       label="finite-$N$ prediction" if i == 0 else None)
+        ax.set_title(f"$N = {N}$", fontsize=10)
+        ax.set_ylabel("spikes")
+        ax.set_yticks([1, 2, 3, 4])
+    axes[-1].set_xticks(x)
+    axes[-1].set_xticklabels([f"({p[0]:.2f},\n{p[1]:.3g})" for p in pts], fontsize=7.5)
+    axes[-1].set_xlabel(r"$(\alpha_1, \alpha_2)$, in the order of the limit count")
+    handles, labels = axes[0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="outside lower center", ncol=3, fontsize=9)
     return fig

@@ -17,6 +17,9 @@ import numpy as np
 
 from companion.core.experiment import sweep_runs
 from companion.core.finite_n import predicted_terms
+from companion.core.intervals import clopper_pearson
+from companion.core.spikes import bbp_detection_strength
+from companion.core.theory import n_spikes
 from companion.core.validation import positive_real
 
 #: a term is "above its floor" when its measured strength exceeds the predicted floor by
@@ -96,3 +99,38 @@ def prediction_errors(rows, above: float = ABOVE_FLOOR) -> dict:
                     "median_all": float(np.median(np.abs([r["rel_error"] for r in mine]))),
                     "leading_median": float(np.median(lead)) if lead else None}
     return out
+
+
+# -- the finite-N phase diagram checked by simulation (E16) ----------------------------------
+def grid_check_rows(runs, K: int = 6, level: float = 0.95) -> list[dict]:
+    """One dict per stored E16 point and size: ``alpha1``, ``alpha2``, ``N``, ``seeds``,
+    ``measured`` (the census's count of each seed, the first spike included), ``limit``
+    (:func:`companion.core.theory.n_spikes`), ``predicted`` (the finite-N phase diagram's
+    count: terms k = 0..K-1 whose predicted separate strength exceeds the census's need
+    against W0's edge 2, as E15 draws it), ``predicted_seed`` (per seed, against that seed's
+    measured null edge, as ``simulate --null`` reports it), ``agree`` / ``agree_seed`` (how
+    many seeds measured exactly that count) and their exact (Clopper-Pearson) ``level``
+    intervals ``agree_ci`` / ``agree_seed_ci`` as fractions."""
+    groups: dict = {}
+    for r in runs:
+        p = r.params
+        groups.setdefault((p["alpha1"], p["alpha2"], p["activation"], int(p["N"])), []).append(r)
+    rows = []
+    for (a1, a2, act, N), members in sorted(groups.items()):
+        members = sorted(members, key=lambda r: r.seed)
+        strength = predicted_terms(N, a1, a2, act, "he1", K=K, sample_nodes=12)["strength"]
+        measured = [int(m["n_outliers"]) for m in members]
+        predicted = int(np.sum(strength > bbp_detection_strength(2.0)))
+        per_seed = [int(np.sum(strength > bbp_detection_strength(float(m["edge_null"]))))
+                    for m in members]
+        agree = sum(c == predicted for c in measured)
+        agree_seed = sum(c == q for c, q in zip(measured, per_seed))
+        n = len(members)
+        rows.append(dict(alpha1=a1, alpha2=a2, activation=act, N=N, seeds=n,
+                         measured=measured, limit=n_spikes(a1, a2, act, "reused"),
+                         predicted=predicted, predicted_seed=per_seed,
+                         agree=agree, agree_ci=clopper_pearson(agree, n, level),
+                         agree_seed=agree_seed,
+                         agree_seed_ci=clopper_pearson(agree_seed, n, level),
+                         edge_null=[float(m["edge_null"]) for m in members]))
+    return rows

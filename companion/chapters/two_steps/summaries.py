@@ -22,16 +22,23 @@ from companion.chapters.two_steps.experiments import (
     E4_PAIRS,
     E11_CONSTANTS,
     EMERGENCE_POINTS,
+    GRID_CHECK_ACTIVATION,
+    PHASE_K,
     bbp_position,
     fresh_relative_difference,
     local_slopes,
     sizes_by_N,
 )
-from companion.chapters.two_steps.prediction import prediction_errors, prediction_rows
+from companion.chapters.two_steps.prediction import (
+    grid_check_rows,
+    prediction_errors,
+    prediction_rows,
+)
 from companion.core.activations import get_activation
-from companion.core.book import Numbers, fmt, fmt_fixed, fmt_interval, fmt_signed
+from companion.core.book import Numbers, fmt, fmt_fixed, fmt_interval, fmt_signed, fmt_span
 from companion.core.experiment import precision_agreement, sweep_runs
 from companion.core.finite_n import predicted_crossing, predicted_terms
+from companion.core.intervals import clopper_pearson
 from companion.core.runs import Runs
 from companion.core.spikes import bbp_detection_strength, default_step_runs, spike_counts
 from companion.core.theory import (
@@ -476,3 +483,120 @@ def prediction(e4: Runs | None, e11: Runs | None, point=(0.38, 0.45),
                         f"{tag}_signal": _sci(s["N"]), f"{tag}_thr": fmt(thr, 3),
                         f"{tag}_edge": fmt(edge, 3)})
     return Numbers(**out)
+
+
+# -- the finite-N phase diagram (E15) and its check by simulation (E16) ----------------------
+_PHASE_CHECK_KEYS = ("Ns_pred", "fewer_last", "more_last", "onset", "onset_a1", "onset_line",
+                     "at_limit", "at_limit_first", "at_limit_last", "points",
+                     "seeds", "Ns_check", "agree_all", "agree_all_ci", "agree_largest",
+                     "agree_largest_ci", "agree_seed_all", "agree_seed_all_ci", "N_largest",
+                     "below_limit", "misses", "edge_range", "above", "below", "ho_terms",
+                     "ho_median", "ho_max", "ho_k0", "ho_floor")
+
+
+def phase_check(e15: Runs | None, e16: Runs | None) -> Numbers:
+    """The numbers of the finite-N phase diagram and its check (``fig-ts-finite-phase``,
+    ``fig-ts-grid-check``; every number "n/a" without the stored runs):
+
+    * ``Ns_pred``: E15's sizes; ``at_limit``: per size, the percentage of the square's cells
+      whose predicted count equals the limit 1 + Lambda (``at_limit_first``/``_last``: at
+      the smallest and the largest size);
+    * ``points``, ``seeds``, ``Ns_check``: E16's design; ``agree_all``: seeds whose census
+      count equals the phase diagram's count, "k of n" over every point and size, with its
+      exact (Clopper-Pearson) interval ``agree_all_ci``; ``agree_largest`` and
+      ``agree_largest_ci``: the same at the largest size ``N_largest``; ``agree_seed_all``:
+      the same for the count against each seed's own null edge (as ``simulate --null``);
+    * ``below_limit``: how many of the points the census counts below the limit at
+      ``N_largest`` (seed median); ``misses``: the (point, N) whose median count differs
+      from the prediction, with both counts ("none" if none); ``above``/``below``: how many
+      seeds counted more / fewer than predicted; ``edge_range``: the null edges measured;
+    * the prediction's error on E16's points, which the stored grids of E4 and E11 do not
+      hold (a held-out set; :func:`companion.chapters.two_steps.prediction.prediction_errors`):
+      ``ho_median``, ``ho_max`` over the ``ho_terms`` terms k >= 1 above their floor;
+      ``ho_k0``: the range of the first spike's relative error; ``ho_floor``: that of the
+      terms at their floor (k >= 3)."""
+    if e15 is None or e16 is None or not len(e15) or not len(e16):
+        return Numbers(**{k: "n/a" for k in _PHASE_CHECK_KEYS})
+    at_limit = []
+    Ns = sorted(e15.unique("N"))
+    for N in Ns:
+        same = total = fewer = more = 0
+        for r in e15.where(N=N):
+            a1 = float(r.params["alpha1"])
+            limit = np.array([n_spikes(a1, float(a2), "shifted_tanh", "reused")
+                              for a2 in np.asarray(r["alpha2"])])
+            # the prediction counts at most PHASE_K terms: compare with the capped limit
+            limit = np.minimum(limit, PHASE_K)
+            count = np.asarray(r["count"])
+            same += int(np.sum(count == limit))
+            fewer += int(np.sum(count < limit))
+            more += int(np.sum(count > limit))
+            total += limit.size
+        at_limit.append(100.0 * same / total)
+    onsets = []
+    for N in Ns:
+        col = min(e15.where(N=N), key=lambda r: abs(float(r.params["alpha1"]) - 0.25))
+        a2, count = np.asarray(col["alpha2"]), np.asarray(col["count"])
+        onsets.append(f"{fmt_fixed(a2[count >= 2].min())} at N = {_sci(N)}"
+                      if np.any(count >= 2) else f"none below 1/2 at N = {_sci(N)}")
+    onset_a1 = float(col.params["alpha1"])
+    rows = grid_check_rows(e16)
+    n = sum(r["seeds"] for r in rows)
+    agree = sum(r["agree"] for r in rows)
+    agree_seed = sum(r["agree_seed"] for r in rows)
+    N_largest = max(r["N"] for r in rows)
+    big = [r for r in rows if r["N"] == N_largest]
+    n_big, agree_big = sum(r["seeds"] for r in big), sum(r["agree"] for r in big)
+    misses = [r for r in rows if np.median(r["measured"]) != r["predicted"]]
+    edges = np.concatenate([r["edge_null"] for r in rows])
+    held = prediction_rows(None, e16) if "strength_k0" in e16[0].result else []
+    err = prediction_errors(held).get(GRID_CHECK_ACTIVATION, {})
+    k0 = [100 * r["rel_error"] for r in held if r["k"] == 0]
+    floor = [100 * r["rel_error"] for r in held if r["k"] >= 3 and not r["above_floor"]]
+
+    def ci(k, m):
+        lo, hi = clopper_pearson(k, m)
+        return fmt_interval(lo, hi)
+
+    return Numbers(
+        Ns_pred=", ".join(_sci(N) for N in Ns), onset="; ".join(onsets),
+        fewer_last=f"{fmt(100.0 * fewer / total, 2)}%",
+        more_last=f"{fmt(100.0 * more / total, 2)}%",
+        onset_a1=fmt_fixed(onset_a1, 3), onset_line=fmt_fixed(0.5 - onset_a1, 3),
+        at_limit=", ".join(f"{fmt(v, 2)}%" for v in at_limit),
+        at_limit_first=f"{fmt(at_limit[0], 2)}%", at_limit_last=f"{fmt(at_limit[-1], 2)}%",
+        points=len({(r["alpha1"], r["alpha2"]) for r in rows}), seeds=rows[0]["seeds"],
+        Ns_check=", ".join(str(N) for N in sorted({r["N"] for r in rows})),
+        agree_all=f"{agree} of {n}", agree_all_ci=ci(agree, n),
+        agree_largest=f"{agree_big} of {n_big}", agree_largest_ci=ci(agree_big, n_big),
+        agree_seed_all=f"{agree_seed} of {n}", agree_seed_all_ci=ci(agree_seed, n),
+        N_largest=N_largest,
+        below_limit=sum(np.median(r["measured"]) < r["limit"] for r in big),
+        misses=("none" if not misses else "; ".join(
+            f"({r['alpha1']:.2f}, {r['alpha2']:.3g}) at N = {r['N']}: measured "
+            f"{fmt(np.median(r['measured']), 2)}, predicted {r['predicted']}" for r in misses)),
+        above=sum(c > r["predicted"] for r in rows for c in r["measured"]),
+        below=sum(c < r["predicted"] for r in rows for c in r["measured"]),
+        edge_range=f"{fmt_fixed(edges.min())} to {fmt_fixed(edges.max())}",
+        ho_terms=err.get("terms", "n/a"),
+        ho_median=f"{fmt(100 * err['median'], 2)}%" if err else "n/a",
+        ho_max=f"{fmt(100 * err['max'], 2)}%" if err else "n/a",
+        ho_k0=fmt_span(k0, 1, signed=True) + "%" if k0 else "n/a",
+        ho_floor=fmt_span(floor, 0, signed=True) + "%" if floor else "n/a")
+
+
+def grid_check_table(e16: Runs | None) -> str:
+    """E16 as a table: per point (limit count) and size, the phase diagram's count, the
+    seeds' census counts and how many agree, with the exact interval."""
+    if e16 is None or not len(e16):
+        return NO_RUNS
+    lines = [f"{'(a1, a2)':<13} {'limit':>5} {'N':>5} {'pred':>4}  {'census counts':<14}"
+             f"{'agree':>6} {'exact 95%':>13}"]
+    for r in sorted(grid_check_rows(e16), key=lambda r: (r["limit"], r["alpha1"],
+                                                        r["alpha2"], r["N"])):
+        lo, hi = clopper_pearson(r["agree"], r["seeds"])
+        counts = "".join(str(c) for c in r["measured"])
+        lines.append(f"({r['alpha1']:.2f}, {r['alpha2']:.3f}) {r['limit']:>4} {r['N']:>5} "
+                     f"{r['predicted']:>4}  {counts:<14}{r['agree']:>3}/{r['seeds']:<2} "
+                     f"{fmt_interval(lo, hi):>13}")
+    return "\n".join(lines)

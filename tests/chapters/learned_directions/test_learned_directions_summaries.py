@@ -70,3 +70,84 @@ def test_spike_content_reads_each_spike_against_the_null_run():
     half = 4.302653 * 0.002 / np.sqrt(3)            # the t interval over the 3 seeds
     assert (low, high) == pytest.approx((0.032 - half, 0.032 + half), abs=5e-4)
     assert ts.spike_content(None).k2_he3 == "n/a"
+
+
+def _e12_runs():
+    return Runs([_e12_run(N, point, batch, seed) for N in (512, 1024)
+                 for point in ((0.30, 0.45), (0.25, 0.38)) for batch in ("reused", "fresh")
+                 for seed in range(3)]
+                + [_e12_run(2048, (0.30, 0.45), "reused", seed, "float32") for seed in (0, 1)])
+
+
+def test_learned_reads_each_spike_against_the_fresh_batch_of_its_seed():
+    """book: ld-def-learned. The fresh units carry 0.001 of beta*_1 in their later spike and
+    at most 0.005 of beta*_2 in any spike: those are the fresh levels."""
+    out = ts.learned(_e12_runs())
+    assert out.N == "1024" and out.seeds == "3" and out.chance == "0.00098"
+    assert out.k0_he1 == "0.36" and out.k0_he1_fresh == "0.001"
+    assert out.k0_he1_above == "3 of 3" and out.k0_he1_carries == "carries"
+    assert out.k0_he3_above == "0 of 3" and out.k0_he3_carries == "does not carry"
+    assert out.k1_he3 == "0.004" and out.k1_he3_fresh == "0.005"
+    assert out.k1_he1_carries == out.k1_he3_carries == "does not carry"
+    assert out.k2_he3 == "0.032" and out.k2_he3_ratio == "6.4"
+    assert out.k2_he3_carries == out.k2_he1_carries == "carries"
+    assert out.spikes_carrying == "2" and out.k1_counted == "3 of 3"
+    assert out.fresh_first_he3 == "0.005" and out.fresh_chance == "5.1"
+    assert out.z2y2 == "8" and out.y2 == "2" and out.noise_ratio == "4"
+    assert float(out.fresh_first_he3_pred) == pytest.approx(
+        ts.fresh_level(1024, 0.30, 0.45, j=1), rel=0.05)
+    # the control has no spike of order 2 on the powers of a
+    assert out.control_k2_he3 == "n/a" and out.control_present == "n/a"
+    table = ts.learned_table(_e12_runs()).splitlines()
+    assert table[2].split() == ["first", "0.36", "0.001", "3/3", "0.005", "0.005", "0/3"]
+    assert max(len(line) for line in table) <= 76
+    assert ts.learned(None).k2_he3 == "n/a" and ts.learned_table(None) == "no stored runs"
+
+
+def test_he3_fresh_compares_the_best_vectors_seed_by_seed():
+    def unit(N, batch, seed):
+        cos2 = ([0.05, 0.12, 0.003, 0.001] if batch == "reused"
+                else [0.002, 0.004 if seed else 0.2, 0.001, 0.003])
+        return Run(dict(N=N, batch=batch, alpha1=0.35, alpha2=0.45, target="He_3",
+                        activation="tanh", m=4), seed,
+                   {f"cos2_{i}": c for i, c in enumerate(cos2)})
+    runs = Runs([unit(N, b, s) for N in (500, 1000) for b in ("reused", "fresh")
+                 for s in (0, 1)])
+    out = ts.he3_fresh(runs)
+    assert out.N == "1000" and out.seeds == "2" and out.reused == "0.12"
+    assert out.above == "1 of 2"            # seed 0's fresh batch has 0.2: not above it
+    assert out.z2y2 == "7" and float(out.fresh_pred) == pytest.approx(7 / 1000)
+    assert ts.he3_fresh(None).N == "n/a"
+
+
+def test_limits_numbers():
+    out = ts.limits()
+    assert out.lim_k0_he1 == "0.33" and out.lim_k1 == "0"
+    assert out.lim_k2_he1 == "0.016" and out.lim_k2_he3 == "0.0092"
+    assert out.peak_he3 == "0.074" and out.N_first == "512"
+    assert out.N_last == "$2^{50}$" and out.N_cross.startswith("$2^{")
+    assert 60_000 < int(out.N_peak.replace(",", "")) < 130_000
+
+
+def test_the_stored_transects_in_numbers_and_in_a_table():
+    """Robust to more stored sizes: the k = 1 term falls at the outermost point below the
+    count line and grows at the outermost above; the k = 2 term grows above the line, and
+    its own part carries He_3 far beyond the fresh batch on both sides."""
+    from companion.chapters.learned_directions import transect_summaries as trs
+    from companion.core import store
+    runs = store.load("E14")
+    if runs is None:
+        pytest.skip("no stored runs (COMPANION_PAPER_DATA=off)")
+    out = trs.transects(runs)
+    c = [float(v) for v in out.c_slopes.split(", ")]
+    assert c[0] < 0 < c[-1]
+    assert [float(v) for v in out.c_exponents.split(", ")] == [-0.1, -0.06, 0.06, 0.1]
+    assert out.c_verdict in ("below", "at or above") and int(out.c_units) >= 4 * 8 * 4
+    assert min(float(v) for v in out.l_slope_above.split(" to ")) > 0
+    low = float(out.l_own_below.split(" to ")[0])
+    assert low > 10 * float(out.l_own_fresh) and low > 10 * float(out.l_own_null)
+    assert out.b_peak == "13" and out.b_slope_last == "-0.08" and out.b_he1_slope == "-0.08"
+    text = trs.transect_text(runs).splitlines()
+    assert max(len(line) for line in text) <= 76 and text[0].startswith("(i)")
+    assert trs.transect_text(None) == "no stored runs"
+    assert trs.transects(None).status == "no stored runs"

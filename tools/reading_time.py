@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 import numbering  # noqa: E402
 
 WORDS_PER_MINUTE = 200
-STATED = re.compile(r"Reading time: about (\d+) minutes")
+STATED = re.compile(r"Reading time:\s+about\s+(\d+)\s+minutes")
 SOLUTION_TAG = "solution"
 
 

@@ -67,6 +67,11 @@ def test_names_and_comments_are_written_where_jupyterlab_needs_them():
     code = "show(figures.growth(growth, stored_growth))  # Fig. 9.9"
     assert numbering.with_figure_comment(code, "Fig. 1.5") == (
         "show(figures.growth(growth, stored_growth))  # Fig. 1.5")
+    wide = 'show(figures.predicted_phase_diagram(stored["E15"], stored["E16"]))'
+    assert numbering.with_figure_comment(wide + "  # Fig. 2.4", "Fig. 2.4") == (
+        "# Fig. 2.4\n" + wide)
+    assert numbering.with_figure_comment("# Fig. 2.3\n" + wide, "Fig. 2.4") == (
+        "# Fig. 2.4\n" + wide)
     assert numbering.front_matter(2) == '---\nnumbering:\n  enumerator: "2.%s"\n---\n'
     assert numbering.front_matter(None) == ""
 
@@ -188,8 +193,9 @@ def _text(fragment: str) -> str:
 
 
 def _shown_on_page(page: str, label: str) -> set[str]:
-    """The texts of the page's links to ``label``."""
-    return {_text(t) for t in re.findall(
+    """The texts of the page's links to ``label`` (their math as the sources write it:
+    ``\\(x\\)`` read as ``$x$``)."""
+    return {re.sub(r"\\\((.*?)\\\)", r"$\1$", _text(t)) for t in re.findall(
         r'<a class="reference internal" href="[^"]*#' + re.escape(label) + r'"[^>]*>(.*?)</a>',
         page, re.S)}
 

@@ -249,12 +249,22 @@ def with_names(text: str, doc: str, book: dict[str, Target]) -> str:
     return ROLE.sub(role, text)
 
 
+#: the widest code line a page shows uncut (book/CONVENTIONS.md)
+CODE_WIDTH = 76
+
+
 def with_figure_comment(code: str, name: str) -> str:
     """The figure cell's code with ``# <name>`` at the end of its drawing line (the line that
-    calls ``show``, else the last)."""
-    lines = code.split("\n")
+    calls ``show``, else the last), or on a line of its own above it where the drawing line
+    would then be wider than :data:`CODE_WIDTH`."""
+    lines = [line for line in code.split("\n") if not FIGURE_COMMENT.fullmatch(line)]
     at = next((i for i, line in enumerate(lines) if "show(" in line), len(lines) - 1)
-    lines[at] = FIGURE_COMMENT.sub("", lines[at]).rstrip() + f"  # {name}"
+    line = FIGURE_COMMENT.sub("", lines[at]).rstrip()
+    if len(line) + len(f"  # {name}") <= CODE_WIDTH:
+        lines[at] = f"{line}  # {name}"
+    else:
+        indent = line[:len(line) - len(line.lstrip())]
+        lines[at:at + 1] = [f"{indent}# {name}", line]
     return "\n".join(lines)
 
 

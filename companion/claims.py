@@ -11,6 +11,7 @@ the test, the experiment and its data file), and that every experiment is mapped
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -50,6 +51,8 @@ ABSTRACT = (
 
 #: Where ``python -m companion reproduce --scale paper`` results ship (``companion.core.store``).
 DATA_DIR = "companion/data/paper"
+#: Where the book's build draws each experiment's figure as a PDF (book/_ext/registry_figures.py)
+FIGURES_DIR = "_build/figures"
 
 
 @dataclass(frozen=True)
@@ -73,12 +76,12 @@ CLAIMS: list[Claim] = [
     Claim('One step "requires the target function to have an information exponent of one"',
           "paper (abstract)", "fig-os-he3",
           "tests/chapters/one_step/test_one_step_experiments.py::test_directions_he3_invisible_he1_learned"),
-    Claim("One step at eta = Theta(1): a BBP transition of the top singular value and its "
-          "alignment", "predecessors", "fig-os-transition",
+    Claim(r"One step at $\eta = \Theta(1)$: a BBP transition of the top singular value and "
+          "its alignment", "predecessors", "fig-os-transition",
           "tests/chapters/one_step/test_one_step_experiments.py::test_transition_unit_shapes_reproducible_and_bbp",
           ("E1",)),
-    Claim("One step at eta = N^alpha: the spike grows, its alignment saturates at "
-          "cos^2(u1, beta*)", "predecessors", "fig-os-growth",
+    Claim(r"One step at $\eta = N^\alpha$: the spike grows, its alignment saturates at "
+          r"$\cos^2(u_1, \beta^*)$", "predecessors", "fig-os-growth",
           "tests/chapters/one_step/test_one_step_experiments.py::"
           "test_growth_unit_spike_grows_and_alignment_saturates_at_u1", ("E2",)),
     Claim('Two steps: the updated weights "behave as a spiked random matrix with multiple '
@@ -86,85 +89,107 @@ CLAIMS: list[Claim] = [
           "fig-ts-spectrum",
           "tests/chapters/two_steps/test_two_steps_experiments.py::test_spectrum_with_null_shapes_and_first_spike",
           ("E10",)),
-    Claim("The number of outliers is determined by alpha1, alpha2 through "
-          "floor(alpha2 / (1/2 - alpha1)); Lambda = min(L - 1, that), L the degree of the "
-          "polynomial expansion", "paper (abstract); the cap L - 1 from an AI-written summary, "
-          "not endorsed by the authors", "fig-ts-phase",
+    Claim(r"The number of outliers is determined by $\alpha_1, \alpha_2$ through "
+          r"$\lfloor \alpha_2 / (1/2 - \alpha_1) \rfloor$; "
+          r"$\Lambda = \min(L - 1, \lfloor \alpha_2 / (1/2 - \alpha_1) \rfloor)$, $L$ the "
+          "degree of the polynomial expansion",
+          "paper (abstract); the cap $L - 1$ from an AI-written summary, not endorsed by the "
+          "authors", "fig-ts-phase",
           "tests/core/test_theory.py::test_lambda_on_a_grid_matches_the_formula",
           # E14 (transects across alpha1 + alpha2 = 1/2 and 2 alpha1 + alpha2 = 1) tests this
           # claim and the next by crossing their lines (its own row: fig-ts-transects)
           ("E3", "E14")),
-    Claim("Read as terms beyond the first spike: 1 + Lambda outliers when every order exists, "
-          "1 + floor(Lambda/2) for an odd activation; they appear one by one as N grows",
+    Claim(r"Read as terms beyond the first spike: $1 + \Lambda$ outliers when every order "
+          r"exists, $1 + \lfloor \Lambda/2 \rfloor$ for an odd activation; they appear one by "
+          "one as $N$ grows",
           "companion derives, measures", "fig-ts-emergence",
           "tests/chapters/two_steps/test_two_steps_experiments.py::test_spike_emergence_run_at_a_tiny_size",
           ("E11",)),
-    Claim("Each term crosses the spiked-matrix threshold when its separate strength, growing "
-          "as N^(alpha2 - k(1/2 - alpha1)), passes it; the last terms are out of reach",
+    Claim(r"At a finite $N$ the census counts the terms whose predicted separate strength "
+          r"clears its need: the finite-$N$ phase diagram approaches the formula's lines "
+          r"slowly ($N = 10^3$ to $10^6$); checked by simulation at 12 points off the lines "
+          "(134 of 144 runs agree), with exact intervals", "companion derives, measures",
+          "fig-ts-finite-phase",
+          "tests/chapters/two_steps/test_two_steps_phase_check.py::"
+          "test_the_phase_diagram_s_count_at_a_tiny_size_is_the_census_s", ("E15", "E16")),
+    Claim(r"Each term crosses the spiked-matrix threshold when its separate strength, growing "
+          r"as $N^{\alpha_2 - k(1/2 - \alpha_1)}$, passes it; the last terms are out of reach",
           "companion derives, measures", "fig-ts-strengths",
           "tests/core/test_spikes.py::test_census_counts_spikes_on_the_powers_of_a_above_the_null_edge",
           ("E11",)),
-    Claim("Term k of W2 has size N^(alpha2 - k(1/2 - alpha1)); at laptop sizes the measured "
-          "slopes exceed it", "companion derives, measures", "fig-ts-exponents",
+    Claim(r"Term $k$ of $W_2$ has size $N^{\alpha_2 - k(1/2 - \alpha_1)}$; at laptop sizes "
+          "the measured slopes exceed it", "companion derives, measures", "fig-ts-exponents",
           "tests/chapters/two_steps/test_two_steps_experiments.py::"
           "test_first_spike_grows_and_even_term_beats_odd_floor", ("E4",)),
-    Claim("If alpha1 + alpha2 < 1/2, the second update is effectively one step of size "
-          "eta1 + eta2", "AI-written summary, not endorsed by the authors", "fig-ts-one-step",
+    Claim(r"If $\alpha_1 + \alpha_2 < 1/2$, the second update is effectively one step of "
+          r"size $\eta_1 + \eta_2$", "AI-written summary, not endorsed by the authors", "fig-ts-one-step",
           "tests/chapters/two_steps/test_two_steps_experiments.py::"
           "test_two_steps_act_as_one_only_with_a_reused_batch", ("E5",)),
     Claim('"Independent batches restrict learning to directions with an information exponent '
           'of one"', "paper (abstract)", "fig-rf-he3",
           "tests/core/test_learning.py::test_he3_learned_only_with_reuse", ("E7", "E14")),
     Claim("The first spike carries the information-exponent-one direction in both batch "
-          "settings, a little better with a fresh batch (2n samples in all)",
+          "settings, a little better with a fresh batch ($2n$ samples in all)",
           "companion derives, measures", "fig-rf-first-direction",
           "tests/chapters/reuse_vs_fresh/test_reuse_vs_fresh_experiments.py::"
           "test_first_direction_unit_reproducible_and_science", ("E6",)),
-    Claim("Batch reuse lets the second update capture directions of higher information "
-          "exponent, e.g. He_3, if Lambda >= 2", "paper (abstract); the condition Lambda >= 2 "
-          "from an AI-written summary, not endorsed by the authors", "fig-rf-he3",
+    Claim(r"Batch reuse lets the second update capture directions of higher information "
+          r"exponent, e.g. $\mathrm{He}_3$, if $\Lambda \ge 2$",
+          r"paper (abstract); the condition $\Lambda \ge 2$ from an AI-written summary, not "
+          "endorsed by the authors", "fig-rf-he3",
           "tests/core/test_learning.py::test_he3_learned_only_with_reuse", ("E7", "E14")),
-    Claim("The He_3 direction is carried by one outlier whose left vector lies on a^{o3}, "
-          "the k = 2 term", "companion derives, measures", "fig-rf-outlier",
+    Claim(r"The $\mathrm{He}_3$ direction is carried by one outlier whose left vector lies on "
+          r"$a^{\circ 3}$, the $k = 2$ term", "companion derives, measures", "fig-rf-outlier",
           "tests/chapters/reuse_vs_fresh/test_reuse_vs_fresh_experiments.py::"
           "test_beta_carrier_finds_the_vector_and_its_left_weights", ("E7",)),
     Claim("Other targets: even links are never learned; a mixture and a bounded odd link "
           "only with reuse", "companion derives, measures", "fig-rf-targets",
           "tests/chapters/reuse_vs_fresh/test_reuse_vs_fresh_experiments.py::"
           "test_reuse_learns_bounded_odd_target_fresh_does_not", ("E8",)),
-    Claim("Which activations allow it: tanh and tanh(z + 1/2) by the expansion; ReLU lies "
-          "outside it (measured only)", "companion derives, measures", "fig-rf-activations",
+    Claim(r"Which activations allow it: $\tanh$ and $\tanh(z + 1/2)$ by the expansion; ReLU "
+          "lies outside it (measured only)", "companion derives, measures", "fig-rf-activations",
           "tests/chapters/reuse_vs_fresh/test_reuse_vs_fresh_experiments.py::"
           "test_projection_unit_relu_reused_has_no_prediction", ("E9",)),
-    Claim("Distinct spikes carry distinct directions: with a He_1 + He_3 target and a reused "
-          "batch the first spike carries He_1 and the k = 2 spike He_3 (and some He_1), "
-          "beyond what the fresh batch's spikes carry at the same N and seed (the control "
-          "with the same data noise; the null run only repeats chance 1/d); the k = 1 spike "
-          "carries neither (at N = 4096 a cos^2 of about 0.002 with He_3, the fresh level, "
-          "against 0.05 for the k = 2 spike)",
+    Claim(r"Distinct spikes carry distinct directions: with a $\mathrm{He}_1 + \mathrm{He}_3$ "
+          r"target and a reused batch the first spike carries $\mathrm{He}_1$ and the $k = 2$ "
+          r"spike $\mathrm{He}_3$ (and some $\mathrm{He}_1$), beyond what the fresh batch's "
+          r"spikes carry at the same $N$ and seed (the control with the same data noise; the "
+          r"null run only repeats chance $1/d$); the $k = 1$ spike carries neither (at "
+          r"$N = 4096$ a $\cos^2$ of about 0.002 with $\mathrm{He}_3$, the fresh level, against "
+          r"0.05 for the $k = 2$ spike)",
           "companion measures", "fig-ts-content",
           "tests/chapters/learned_directions/test_learned_directions_experiments.py::"
           "test_stored_e12_the_k2_spike_carries_he3_beyond_every_null_spike", ("E12",)),
-    Claim("In the limit the k = 2 spike's own part carries both directions, more He_1 than "
-          "He_3 (cos^2 about 0.016 and 0.009), the k = 1 term neither; by the finite-N mean "
-          "field its He_3 content peaks near N = 10^5 first", "companion derives",
+    Claim(r"In the limit the $k = 2$ spike's own part carries both directions, more "
+          r"$\mathrm{He}_1$ than $\mathrm{He}_3$ ($\cos^2$ about 0.016 and 0.009), the $k = 1$ "
+          r"term neither; by the finite-$N$ mean field its $\mathrm{He}_3$ content peaks near "
+          r"$N = 10^5$ first", "companion derives",
           "fig-ld-path",
           "tests/chapters/learned_directions/test_learned_directions_limits.py::"
           "test_limit_content_of_the_expansion", ("E12",)),
-    Claim("Across the lines: the k = 1 term's growth changes sign at alpha1 + alpha2 = 1/2 "
-          "with no k = 1 spike counted at these sizes; across 2 alpha1 + alpha2 = 1 the k = 2 "
-          "term grows and carries He_3 on both sides, the line showing only as a change of "
-          "its growth rate (by the prediction, a limit no reachable N sees)",
+    Claim(r"Across the lines: the $k = 1$ term's growth changes sign at "
+          r"$\alpha_1 + \alpha_2 = 1/2$ with no $k = 1$ spike counted at these sizes; across "
+          r"$2 \alpha_1 + \alpha_2 = 1$ the $k = 2$ term grows and carries $\mathrm{He}_3$ on "
+          "both sides, the line showing only as a change of its growth rate (by the "
+          "prediction, a limit no reachable $N$ sees)",
           "companion measures", "fig-ts-transects",
           "tests/chapters/learned_directions/test_learned_directions_summaries.py::"
           "test_the_stored_transects_in_numbers_and_in_a_table", ("E14",)),
-    Claim("The census counts a rank-one term on the powers of a once its strength passes "
+    Claim(r"A ridge readout on $\sigma(W x)$ (the companion's own measurement; the paper "
+          r"states nothing on test error): one step lowers the $\mathrm{He}_1$ test error below "
+          r"$W_0$'s; at $N \le 512$ the fresh batch's $W_2$ predicts better than the reused "
+          r"one and no first layer fits a pure $\mathrm{He}_3$ target", "companion measures",
+          "fig-rf-readout",
+          "tests/chapters/reuse_vs_fresh/test_reuse_vs_fresh_readout.py::"
+          "test_one_step_lowers_the_first_order_error_on_unstored_seeds", ("E17",)),
+    Claim("The census counts a rank-one term on the powers of $a$ once its strength passes "
           "about the BBP value that clears the null run's edge by the census's 2% margin "
           "(terms of known strength planted into null runs)", "companion measures",
           "fig-fs-calibration",
           "tests/chapters/finite_size/test_finite_size_calibration.py::test_stored_e13_half_detection_near_the_bbp_value",
           ("E13",)),
-    Claim("The headline needs seeds: the spread of the He_3 projection at finite N",
+    Claim(r"The headline needs seeds: the spread of the $\mathrm{He}_3$ projection at finite "
+          "$N$",
           "companion measures", "fig-fs-spread",
           "tests/chapters/finite_size/test_finite_size_experiments.py"
           "::test_headline_spread_and_ordering", ("E7",)),
@@ -176,18 +201,60 @@ def _cell(text: str) -> str:
 
 
 def _test_cell(test: str) -> str:
-    """``tests/test_x.py::test_what_it_checks`` as words that wrap in a narrow column."""
+    """``tests/test_x.py::test_what_it_checks`` as words and the test's file name (its folder
+    is the test's path in the repository): short enough to wrap on a phone."""
     path, _, func = test.partition("::")
     words = func.removeprefix("test_").replace("_", " ")
-    return f"*{words}* ({path.removeprefix('tests/')})"
+    return f"*{words}* (`{Path(path).name}`)"
 
 
-def _downloads(eid: str, kinds) -> str:
-    """Download links (the build copies the files into the book) to the stored files of
-    experiment ``eid`` that exist, one per kind ("csv", "json", "npz")."""
+#: the experiments' titles (plain text, which the command line prints) with their math as
+#: the book writes it, for the registry's table; tests/test_claims.py checks that no ASCII
+#: math is left on the page
+TITLE_MATH = [
+    (r"\beta = Theta\(1\)", r"$\\eta = \\Theta(1)$"),
+    (r"\beta = N\^alpha", r"$\\eta = N^\\alpha$"),
+    (r"\bLambda\(alpha1, alpha2\)", r"$\\Lambda(\\alpha_1, \\alpha_2)$"),
+    (r"\balpha1 \+ alpha2 < 1/2", r"$\\alpha_1 + \\alpha_2 < 1/2$"),
+    (r"\(He_2\+He_3\)/sqrt2", r"$(\\mathrm{He}_2 + \\mathrm{He}_3)/\\sqrt 2$"),
+    (r"\bhe1\+he3\b", r"$\\mathrm{He}_1 + \\mathrm{He}_3$"),
+    (r"\bHe_(\d)\b", r"$\\mathrm{He}_\1$"),
+    (r"\btanh\(z\+0\.5\)", r"$\\tanh(z + 0.5)$"),
+    (r"(?<![\\$\w])tanh\b(?!\()", r"$\\tanh$"),
+    (r"\bW2\b", r"$W_2$"),
+    (r"\bs1\b", r"$s_1$"),
+    (r"\bq_3\b", r"$q_3$"),
+    (r"\bvs eta\b", r"vs $\\eta$"),
+    (r"(?<= )N\b", r"$N$"),
+]
+
+
+def math_title(title: str) -> str:
+    """An experiment's title with its math as MyST math (:data:`TITLE_MATH`, each applied
+    outside the math written before it)."""
+    for pattern, math in TITLE_MATH:
+        parts = re.split(r"(\$[^$]*\$)", title)
+        title = "".join(part if i % 2 else re.sub(pattern, math, part)
+                        for i, part in enumerate(parts))
+    return title
+
+
+def stored_kinds(eid: str) -> list[str]:
+    """The stored files of experiment ``eid`` that exist (``csv``, ``json``, ``npz``)."""
     folder = Path(__file__).resolve().parent / "data" / "paper"
-    return ", ".join(f"{{download}}`{eid}.{kind} <../{DATA_DIR}/{eid}.{kind}>`"
-                     for kind in kinds if (folder / f"{eid}.{kind}").is_file())
+    return [kind for kind in ("csv", "json", "npz") if (folder / f"{eid}.{kind}").is_file()]
+
+
+def _downloads(eid: str, kinds, pdf: bool = True) -> str:
+    """Download links to the stored files of experiment ``eid`` of the given kinds that exist,
+    and to its figure as a PDF (``pdf``): a build product, drawn from the stored runs by
+    book/_ext/registry_figures.py into ``_build/figures/`` (so linked only where the runs
+    are stored). The build copies every linked file into the book."""
+    have = [kind for kind in stored_kinds(eid) if kind in kinds]
+    links = [f"{{download}}`{kind.upper()} <../{DATA_DIR}/{eid}.{kind}>`" for kind in have]
+    if pdf and "npz" in stored_kinds(eid):
+        links.append(f"{{download}}`PDF <../{FIGURES_DIR}/{eid}.pdf>`")
+    return ", ".join(links)
 
 
 def render() -> str:
@@ -201,16 +268,16 @@ def render() -> str:
         "",
         "Each claim of the paper, each reading the companion derives from it, and the "
         "predecessors' one-step results the book builds on: the figure that shows it, the "
-        "test that checks it, and the stored paper-scale data behind the figure. "
-        "`tests/test_claims.py` checks that every entry exists.",
+        "test that checks it (under `tests/`), and the stored paper-scale runs behind the "
+        "figure, as tables (CSV) and the figure itself (PDF). `tests/test_claims.py` checks "
+        "that every entry exists.",
         "",
-        "| claim | figure | checked by | data |",
-        "|---|---|---|---|",
     ]
     for c in CLAIMS:
-        data = ", ".join(_downloads(e, ("csv",)) for e in c.experiments) or "-"
-        lines.append(f"| **{c.source[0].upper() + c.source[1:]}.** {_cell(c.claim)} | "
-                     f"{{numref}}`{c.figure}` | {_test_cell(c.test)} | {data} |")
+        data = "; ".join(f"{e} ({_downloads(e, ('csv',))})" for e in c.experiments)
+        lines.append(f"- **{c.source[0].upper() + c.source[1:]}.** {c.claim}. Shown in "
+                     f"{{numref}}`{c.figure}`; checked by {_test_cell(c.test)}"
+                     + (f"; data: {data}." if data else "."))
     lines += [
         "",
         "(reg-experiments)=",
@@ -218,7 +285,8 @@ def render() -> str:
         "",
         "`python -m companion reproduce` computes each experiment at the book's size "
         "(`small`) or at paper scale (`paper`); the chapters draw the stored paper-scale runs "
-        f"in `{DATA_DIR}/`.",
+        f"in `{DATA_DIR}/`, offered here as tables (CSV), metadata (JSON), the runs "
+        "themselves (NPZ) and the figure drawn from them (PDF).",
         "",
         "| id | what | book sizes | paper sizes | stored data |",
         "|---|---|---|---|---|",
@@ -236,9 +304,11 @@ def render() -> str:
                 text += f" (float32 from {z['float32_from']})"
             if "float32" in z:          # E12: one larger size in float32, at fewer units
                 text += f"; {z['float32']['N']} in float32, seeds {z['float32']['seeds']}"
-            return text.replace("[", "").replace("]", "")
+            text = text.replace("[", "").replace("]", "")
+            return re.sub(r"\bN (?=\d)", "$N$ ", text)
 
-        lines.append(f"| {eid} | {_cell(exp.title)} | {sizes('small')} | {sizes('paper')} | "
+        lines.append(f"| {eid} | {_cell(math_title(exp.title))} | {sizes('small')} | "
+                     f"{sizes('paper')} | "
                      f"{_downloads(eid, ('csv', 'json', 'npz')) or '-'} |")
     lines += [
         "",

@@ -49,6 +49,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SHOTS = ROOT / "_build" / "jupyterlab"
 sys.path.insert(0, str(ROOT / "tools"))
 
+import numbering  # noqa: E402
 import plain_edition  # noqa: E402
 
 from _helpers import browser_or_skip  # noqa: E402  (skip or fail without chromium)
@@ -60,7 +61,7 @@ PLAIN = [plain_edition.OUT / path.name for path in CHAPTERS]
 HIDDEN_TAGS = {"remove-cell", "remove-input"}
 MAX_EXTRA_CODE_LINES = 10
 RAW = re.compile(r"```\{|\{(eval|glue|glue:text|glue:figure|doc|numref|ref|prf:ref|cite:p|"
-                 r"cite:t|prf:[a-z]+|exercise|solution-start|solution-end)\}`|"
+                 r"cite:t|prf:[a-z]+|exercise|solution-start|solution-end|term)\}`|"
                  r"Unknown Directive|Unknown Role")
 #: JupyterLab's settings for the run: every cell rendered (no windowing, so the page holds
 #: the text of every cell) and no autosave (the copies stay as they were opened)
@@ -263,6 +264,30 @@ def test_stored_numbers_show_before_anything_runs(lab):
                if cell["type"] == "markdown"
                for expr, value in values.items() if _flat(value) not in _flat(cell["text"])]
     assert not missing, f"before a run, these numbers are not shown: {missing[:10]}"
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
+def test_boxes_show_the_books_names_and_no_reference_a_raw_label(lab, path):
+    """Opened, not run: every numbered box and exercise shows the name the book gives it
+    ("Conjecture 2.1 (title)": the chapter's numbering front matter, tools/numbering.py;
+    tests/test_numbering.py compares these names with the book's), every reference the name
+    it shows in the book, and none the raw label that jupyterlab-myst shows, with a warning
+    mark, for a target it cannot find. On a loaded machine jupyterlab-myst takes up to a
+    minute or more to render a long chapter, so this waits for the names."""
+    names = numbering.jupyterlab_names(path)
+    page = _open(lab, f"stored/{path.name}")
+    deadline, missing, unresolved = time.time() + 240, list(names.values()), -1
+    while time.time() < deadline:
+        text = _flat(" ".join(c["text"] for c in _cells(page) if c["type"] == "markdown"))
+        missing = [n for n in names.values() if f"{n} (" not in text]
+        unresolved = page.evaluate(
+            "() => document.querySelectorAll('[title=\"Cross Reference Not Found\"]').length")
+        if text.strip() and not missing and unresolved == 0:
+            break
+        page.wait_for_timeout(3000)
+    _close(page)
+    assert not missing, f"{path.name}: JupyterLab does not show {missing[:8]}"
+    assert unresolved == 0, f"{path.name}: {unresolved} references show a raw label"
 
 
 def test_a_number_follows_the_readers_change(lab):

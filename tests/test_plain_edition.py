@@ -30,7 +30,7 @@ BOOK = pe.Book(CHAPTERS)
 #: raw MyST as it shows where MyST is not rendered (a role is followed by a backtick, unlike
 #: LaTeX such as W_{\mathrm{ref}})
 RAW_MYST = re.compile(r"```\{|\{(eval|glue|glue:text|glue:figure|doc|numref|ref|prf:ref|cite:p|"
-                      r"cite:t|prf:[a-z]+|exercise|solution-start|solution-end)\}`|^:label:|"
+                      r"cite:t|prf:[a-z]+|exercise|solution-start|solution-end|term)\}`|^:label:|"
                       r"^\([A-Za-z0-9_\-]+\)=\s*$", re.M)
 
 
@@ -46,6 +46,19 @@ def test_plain_edition_is_current(path):
     assert stored.read_text() == pe.dumps(pe.plain_notebook(path, BOOK)), (
         f"book/plain/{path.name} is not what tools/plain_edition.py writes from "
         f"book/{path.name} now: run `make plain` and commit")
+
+
+@pytest.mark.parametrize("doc", pe.PAGES)
+def test_plain_pages_are_current_and_plain(doc):
+    """The derivations page and the glossary, which the plain notebooks link to, are what
+    the script writes, show no raw MyST, and have an anchor for every box they label."""
+    stored = pe.OUT / (Path(doc).name + ".md")
+    assert stored.exists() and stored.read_text() == pe.plain_page(doc, BOOK), (
+        f"{stored.relative_to(ROOT)} is not what tools/plain_edition.py writes: run `make plain`")
+    text = stored.read_text()
+    assert not RAW_MYST.search(text), RAW_MYST.search(text).group(0)
+    labels = re.findall(r"^:label:\s*(\S+)", (ROOT / (doc + ".md")).read_text(), re.M)
+    assert all(f'<a name="{label}"></a>' in text for label in labels)
 
 
 def rendered_text(nb: dict) -> str:
@@ -101,7 +114,7 @@ def test_every_figure_of_the_plain_edition_has_alt_text(path):
 def test_alt_text_is_the_captions_first_sentence_in_plain_text():
     caption = (r"The spikes of $W_2$ against $N$ ({prf:ref}`ts-obs-one-by-one`), "
                r"$\mathrm{He}_1$ target. Markers: means.")
-    assert pe.alt_text(caption, "3") == "Figure 3: The spikes of W_2 against N " \
+    assert pe.alt_text(caption, "Fig. 2.3") == "Fig. 2.3: The spikes of W_2 against N " \
         "(ts-obs-one-by-one), He_1 target"
 
 
@@ -111,7 +124,10 @@ def test_boxes_become_headed_quotes_and_roles_text():
             "{cite:p}`ba2022onestep`, {cite:t}`moniri2026twostep`.\n```\n")
     out = pe.plain_markdown(text, BOOK, "intro")
     assert out.startswith("## A section")
-    assert "> **Conjecture (The companion derives: a rule).**" in out
+    # the box and the reference by the book's name (tools/numbering.py)
+    name = BOOK.targets["intro-conj-count"].name
+    assert f"> **{name} (The companion derives: a rule).**" in out
+    assert f"See {name}, " in out
     assert "(Ba et al. 2022)" in out and "Moniri and Hassani (2026)" in out
     assert "[Two steps: a spiked spectrum](two_steps.ipynb)" in out
     assert not RAW_MYST.search(out)
@@ -130,8 +146,8 @@ def test_stored_values_replace_eval_roles_and_a_missing_one_fails():
 def test_figures_get_their_caption_and_counts_run_on():
     nb = pe.plain_notebook(ROOT / "book" / "intro.ipynb", BOOK)
     captions = [c["source"] for c in nb["cells"]
-                if c["cell_type"] == "markdown" and c["source"].startswith("**Figure ")]
-    assert captions and captions[0].startswith("**Figure 1.** ")
+                if c["cell_type"] == "markdown" and c["source"].startswith("**Fig. ")]
+    assert captions and captions[0].startswith("**Fig. 1.** ")
     counts = [c["execution_count"] for c in nb["cells"] if c["cell_type"] == "code"]
     assert counts == list(range(1, len(counts) + 1))
 

@@ -10,12 +10,22 @@ each chapter of the book (the ``.ipynb`` files of ``_toc.yml``) to ``book/plain/
 * every ``{eval}`` role replaced by the value stored in the notebook (the values of the last
   top-to-bottom run, ``tools/execute_chapter.py``; the book's build shows the same ones,
   ``tests/test_book.py`` checks it);
-* cross-references as text: a box by its kind and title, a figure as "Figure n" (numbered
-  in the notebook's order), a section by its heading, a chapter as a link to its plain
-  notebook, citations as "Author et al. (year)";
-* each figure's caption (in the drawing cell's metadata in the book) as a markdown cell
-  under the figure; label lines ``(name)=`` removed; every cell kept, outputs included, so
-  the Colab install cell is there and the stored figures show before anything runs.
+* cross-references as text, by the names the book and JupyterLab show (tools/numbering.py):
+  a box as "Conjecture 2.1", a figure as "Fig. 2.4", a section by its heading, each with a
+  link to the plain notebook of another chapter or to the plain page of the derivations
+  (``book/plain/derivations.md``); a chapter as a link to its plain notebook; a glossary
+  term ({term}`census`) as a link to the plain glossary (``book/plain/glossary.md``);
+  citations as "Author et al. (year)";
+* every box headed by its name and title (**Conjecture 2.1 (The companion derives: ...).**),
+  each figure's caption (in the drawing cell's metadata in the book) as a markdown cell
+  under the figure, headed by its name; label lines ``(name)=`` and the numbering front
+  matter removed; every cell kept, outputs included, so the Colab install cell is there and
+  the stored figures show before anything runs.
+
+The derivations page and the glossary, which are pages of the book and not notebooks, are
+written to ``book/plain/`` as plain Markdown as well; the notebooks link to them on the
+repository's site (``repository.url`` of ``_config.yml``), where GitHub renders them and
+where a link from Colab reaches them.
 
 ``tests/test_plain_edition.py`` checks that ``book/plain/`` is what this script writes now,
 and renders every notebook with nbconvert's HTML exporter (no MyST) to find no raw MyST and
@@ -36,8 +46,13 @@ from pathlib import Path
 import nbformat
 import yaml
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import numbering  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "book" / "plain"
+#: the book's pages (not notebooks) that the plain edition writes as plain Markdown
+PAGES = ["book/derivations", "book/glossary"]
 
 #: ```{name} argument ... ``` (three or more backticks; the closing fence has as many)
 DIRECTIVE = re.compile(r"^(?P<fence>`{3,})\{(?P<name>[^}]+)\}[ \t]*(?P<arg>[^\n]*)\n"
@@ -136,38 +151,55 @@ def bibliography() -> dict[str, tuple[str, str]]:
     return out
 
 
+def repository_url() -> str:
+    """The repository's address and branch (``_config.yml``, ``repository``) as the base of
+    its files' pages on GitHub: ``https://github.com/OWNER/NAME/blob/BRANCH``."""
+    repo = yaml.safe_load((ROOT / "_config.yml").read_text())["repository"]
+    return f"{repo['url'].rstrip('/')}/blob/{repo.get('branch', 'main')}"
+
+
 class Book:
-    """Titles, labels and figure numbers of every chapter (for cross-references)."""
+    """Titles of every document, and the name and document of every label (for
+    cross-references): tools/numbering.py's names, the book's."""
 
     def __init__(self, paths: list[Path]):
-        self.titles, self.labels, self.figures = {}, {}, {}
+        self.titles = {}
         self.bib = bibliography()
-        for path in paths:
-            stem, nb = path.stem, read(path)
-            number = 0
-            for cell in nb["cells"]:
-                text = _src(cell)
-                if cell["cell_type"] == "markdown":
-                    if stem not in self.titles and (h := HEADING.search(text)):
-                        self.titles[stem] = h.group(1).strip()
-                    for m in DIRECTIVE.finditer(text):
-                        opts, _ = _options(m.group("body"))
-                        if "label" in opts:
-                            kind = KINDS.get(m.group("name"), m.group("name"))
-                            title = m.group("arg").strip()
-                            self.labels[opts["label"]] = (stem, f"{kind} “{title}”"
-                                                          if title else kind)
-                    for m in TARGET.finditer(text):
-                        rest = text[m.end():]
-                        h = HEADING.match(rest)
-                        self.labels[m.group("label")] = (stem, f"“{h.group(1).strip()}”"
-                                                         if h else m.group("label"))
-                elif (fig := _figure(cell)) is not None:
-                    number += 1
-                    self.figures[fig["name"]] = (stem, number)
+        self.targets = numbering.targets()
+        self.pages = {Path(doc).name for doc in PAGES}
+        for doc, _ in numbering.toc():
+            path = numbering.source(doc)
+            if path is None:
+                continue
+            texts = ([_src(c) for c in read(path)["cells"] if c["cell_type"] == "markdown"]
+                     if path.suffix == ".ipynb" else [path.read_text()])
+            for text in texts:
+                if (h := HEADING.search(numbering.without_front_matter(text))):
+                    self.titles[Path(doc).name] = h.group(1).strip()
+                    break
 
-    def chapter_link(self, stem: str) -> str:
-        return f"[{self.titles.get(stem, stem)}]({stem}.ipynb)"
+    def where(self, label: str, stem: str) -> tuple[str, str]:
+        """(the document's stem, the name shown) of ``label`` (a missing one: its label)."""
+        target = self.targets.get(label)
+        if target is None:
+            return stem, label
+        name = target.name if target.numbered else f"“{target.name}”"
+        return Path(target.doc).name, name
+
+    def chapter_link(self, stem: str, label: str | None = None,
+                     title: str | None = None) -> str:
+        title = title or self.titles.get(stem, stem)
+        if stem in self.pages:
+            anchor = f"#{label}" if label else ""
+            return f"[{title}]({repository_url()}/book/plain/{stem}.md{anchor})"
+        if (ROOT / "book" / f"{stem}.md").exists():     # a page of the book, as its source
+            return f"[{title}]({repository_url()}/book/{stem}.md)"
+        return f"[{title}]({stem}.ipynb)"
+
+    def term_link(self, term: str, shown: str, stem: str) -> str:
+        """A glossary term as a link to its entry on the plain glossary page."""
+        page = "" if stem == "glossary" else f"{repository_url()}/book/plain/glossary.md"
+        return f"[{shown}]({page}#{term_anchor(term)})"
 
     def cite(self, keys: str, textual: bool) -> str:
         parts = []
@@ -209,24 +241,28 @@ def with_stored_values(text: str, values: dict[str, str], where: str) -> str:
     return re.sub(r"\{eval\}`([^`]*)`", value, text)
 
 
+def term_anchor(term: str) -> str:
+    """The anchor GitHub gives the heading of ``term`` on the plain glossary page."""
+    return re.sub(r"[^a-z0-9 -]", "", term.lower()).replace(" ", "-")
+
+
 def plain_roles(text: str, book: Book, stem: str) -> str:
     """Every remaining role as plain text or a link."""
     def role(m):
         name, arg = m.group("name"), m.group("text")
-        target = re.sub(r"^.*<(.+)>$", r"\1", arg)
-        shown = re.match(r"^(.*?)\s*<.+>$", arg)
-        if name in ("prf:ref", "ref"):
-            where, title = book.labels.get(target, (stem, target))
+        target = re.sub(r"^.*<(.+)>$", r"\1", arg, flags=re.S)
+        shown = re.match(r"^(.*?)\s*<.+>$", arg, re.S)
+        if name in ("prf:ref", "ref", "numref"):
+            where, title = book.where(target, stem)
             text = shown.group(1) if shown else title
-            return text if where == stem else f"{text} in {book.chapter_link(where)}"
-        if name == "numref":
-            where, number = book.figures.get(target, (stem, "?"))
-            text = (shown.group(1).replace("%s", str(number)) if shown
-                    else f"Figure {number}")
-            return text if where == stem else f"{text} of {book.chapter_link(where)}"
+            if name == "numref":
+                text = text.replace("%s", title.split(" ")[-1])
+            link = book.chapter_link(where, target)
+            return text if where == stem else f"{text} in {link}"
+        if name == "term":
+            return book.term_link(target, shown.group(1) if shown else arg, stem)
         if name == "doc":
-            return (f"[{shown.group(1)}]({target}.ipynb)" if shown
-                    else book.chapter_link(target))
+            return book.chapter_link(target, title=shown.group(1) if shown else None)
         if name in ("cite:p", "cite:t", "cite"):
             return book.cite(arg, textual=name == "cite:t")
         if name in ("math",):
@@ -239,20 +275,49 @@ def _quote(text: str) -> str:
     return "\n".join("> " + line if line.strip() else ">" for line in text.split("\n"))
 
 
-def plain_markdown(text: str, book: Book, stem: str) -> str:
-    """A markdown cell of the book as CommonMark: boxes as headed blockquotes, label lines
-    removed, roles as text."""
+def plain_glossary(body: str, book: Book, stem: str) -> str:
+    """A ``{glossary}`` directive's body (each term on a line of its own, its definition
+    indented below it) as a heading per term and its definition."""
+    out, term, lines = [], None, []
+
+    def flush():
+        if term is not None:
+            out.append(f"### {term}\n\n" + "\n".join(lines).strip() + "\n")
+
+    for line in body.split("\n"):
+        if line.strip() and not line.startswith((" ", "\t")):
+            flush()
+            term, lines = line.strip(), []
+        else:
+            lines.append(line.strip())
+    flush()
+    return "\n".join(out)
+
+
+def plain_markdown(text: str, book: Book, stem: str, anchors: bool = False) -> str:
+    """A markdown cell of the book as CommonMark: boxes as headed blockquotes (with an HTML
+    anchor named by its label, with ``anchors``: for the pages others link into), label
+    lines and the numbering front matter removed, roles as text."""
     def box(m):
         name, arg = m.group("name"), m.group("arg").strip()
         opts, body = _options(m.group("body"))
         if name == "solution-start":
-            where, title = book.labels.get(arg, (stem, "the exercise"))
+            target = book.targets.get(arg)
+            title = (f"{target.name} ({target.title})" if target is not None and target.title
+                     else target.name if target is not None else "the exercise")
             return f"**Solution** of {title}.\n"
         if name == "solution-end":
             return ""
+        if name == "glossary":
+            return plain_glossary(body, book, stem)
         kind = KINDS.get(name, name.split(":")[-1].capitalize())
+        target = book.targets.get(opts.get("label", ""))
+        if target is not None and target.numbered:
+            kind = target.name
         head = f"**{kind} ({arg}).**" if arg else f"**{kind}.**"
-        return _quote(f"{head}\n\n{body}") + "\n"
+        anchor = f'<a name="{opts["label"]}"></a>\n\n' if "label" in opts and anchors else ""
+        return anchor + _quote(f"{head}\n\n{body}") + "\n"
+    text = numbering.without_front_matter(text)
     text = TARGET.sub("", text)
     text = DIRECTIVE.sub(box, text)
     return plain_roles(text, book, stem).strip("\n")
@@ -263,9 +328,9 @@ def _markdown_cell(source: str, cell_id: str, metadata: dict | None = None) -> d
             "source": source}
 
 
-def alt_text(caption: str, number: str | None = None) -> str:
+def alt_text(caption: str, name: str | None = None) -> str:
     """A figure's alternative text: its caption's first sentence as plain text (no markdown,
-    no LaTeX delimiters, no roles), prefixed with its number."""
+    no LaTeX delimiters, no roles), prefixed with its name ("Fig. 2.4")."""
     text = re.sub(r"\{[\w:-]+\}`([^`]*)`", r"\1", caption)        # a role: its content
     text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text)            # a link: its text
     text = re.sub(r"\\(?:mathrm|text|mathbf|operatorname)\{([^}]*)\}", r"\1", text)
@@ -274,7 +339,7 @@ def alt_text(caption: str, number: str | None = None) -> str:
         text = text.replace(mark, "")
     text = re.sub(r"\s+", " ", text).strip()
     first = re.split(r"(?<=[a-z0-9)])\. ", text, maxsplit=1)[0].rstrip(".")
-    return (f"Figure {number}: " if number else "") + (first or "a figure drawn by this cell")
+    return (f"{name}: " if name else "") + (first or "a figure drawn by this cell")
 
 
 def with_alt_text(cell: dict, alt: str) -> dict:
@@ -307,10 +372,10 @@ def plain_notebook(path: Path, book: Book) -> dict:
             with_alt_text(cell, alt_text("", None))
         if fig is not None:
             caption = with_stored_values(str(fig.get("caption", "")), values, f"{stem}.ipynb")
-            number = book.figures[fig["name"]][1]
-            with_alt_text(cell, alt_text(plain_roles(caption, book, stem), str(number)))
+            name = book.targets[fig["name"]].name
+            with_alt_text(cell, alt_text(plain_roles(caption, book, stem), name))
             cells.append(_markdown_cell(
-                f"**Figure {number}.** {plain_roles(caption, book, stem)}",
+                f"**{name}.** {plain_roles(caption, book, stem)}",
                 f"{cell['id']}-caption", copy.deepcopy(meta)))
     cells.insert(1, _markdown_cell(NOTICE.format(stem=stem), "plain-edition-notice"))
     nb["cells"] = renumbered(cells)
@@ -353,6 +418,21 @@ def dumps(nb: dict) -> str:
     return nbformat.writes(nbformat.from_dict(copy.deepcopy(nb)), version=4) + "\n"
 
 
+PAGE_NOTICE = ("*This is the plain edition of a page of the book, `{doc}.md`, for readers of the "
+               "plain notebooks: boxes are quotes and cross-references are text; in the book "
+               "it is built with Jupyter Book.*")
+
+
+def plain_page(doc: str, book: Book) -> str:
+    """The plain Markdown of the book's page ``doc`` (``book/derivations``): its title, a
+    notice, and the rest as :func:`plain_markdown` writes it, each box preceded by an anchor
+    named by its label."""
+    text = plain_markdown((ROOT / (doc + ".md")).read_text(), book, Path(doc).name,
+                          anchors=True)
+    title, _, rest = text.partition("\n")
+    return f"{title}\n\n{PAGE_NOTICE.format(doc=doc)}\n{rest}\n"
+
+
 def write(out: Path = OUT) -> list[Path]:
     paths = chapters()
     book = Book(paths)
@@ -362,7 +442,11 @@ def write(out: Path = OUT) -> list[Path]:
         target = out / path.name
         target.write_text(dumps(plain_notebook(path, book)))
         written.append(target)
-    for stale in set(out.glob("*.ipynb")) - set(written):
+    for doc in PAGES:
+        target = out / (Path(doc).name + ".md")
+        target.write_text(plain_page(doc, book))
+        written.append(target)
+    for stale in (set(out.glob("*.ipynb")) | set(out.glob("*.md"))) - set(written):
         stale.unlink()
     return written
 

@@ -24,6 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from companion import __version__
+from companion.core import store
 from companion.core.cache import ResultCache
 from companion.core.experiment import SCALES, check_scale
 from companion.core.runs import Run, Runs
@@ -88,8 +89,6 @@ def seed_cache_from_stored(eid: str, scale: str, cache: ResultCache, root=None) 
     stored file instead of recomputing it. Trusted only after a check: the cheapest stored
     unit is recomputed with this code and must equal the stored result (``rtol`` 1e-6, the
     stored arrays' float32 rounding), else ValueError. Returns the number of runs put."""
-    from companion.core import store
-
     exp = CATALOG[eid].experiment
     stored = store.load(eid, root)
     if stored is None:

@@ -328,14 +328,10 @@ def spike_content(runs: Runs, N: int | None = None, counted_only: bool = False):
                     x += 0.08 if batch == "fresh" else 0
                     mean = float(r["cos2_mean"][j])
                     err = [[mean - float(r["cos2_low"][j])], [float(r["cos2_high"][j]) - mean]]
-                    label = None
-                    if j == 0 and r["k"] == 0:
-                        label = (f"({point[0]:.2f}, {point[1]:.2f}) {batch}"
-                                 + (" null" if name == "null" else ""))
                     floor = chance / 20
                     err = [[min(err[0][0], max(mean, floor) - floor)], err[1]]
                     ax.errorbar([x], [max(mean, floor)], yerr=err, linestyle="none",
-                                ms=4 + 2 * (1 - p_i), label=label, **st)
+                                ms=_POINT_SIZES[p_i % 2], **st)
         ax.axhline(chance, color="0.3", linestyle=":", linewidth=1)
         ax.set_yscale("log")
         ax.set_ylim(chance / 20, 1.0)
@@ -345,9 +341,34 @@ def spike_content(runs: Runs, N: int | None = None, counted_only: bool = False):
         ax.set_ylabel([r"$\cos^2$ with $\beta^*_1$", r"$\cos^2$ with $\beta^*_2$"][j])
     _counts_panel(axes[1][0], runs, styles)
     _content_panel(axes[1][1], runs, styles)
-    fig.legend(*axes[0][0].get_legend_handles_labels(), loc="upper center", ncol=4,
-               fontsize=6, bbox_to_anchor=(0.5, 0.0))
+    _spike_content_legend(fig, styles, points)
     return fig
+
+
+#: marker sizes of the two points of the top row (the first drawn left of each k, larger)
+_POINT_SIZES = (6.5, 4.0)
+
+
+def _spike_content_legend(fig, styles, points) -> None:
+    """One legend below the panels, in the book's legend size, that says each thing once:
+    what colour, marker and fill mean (the batch, and its null run in grey) and what the
+    marker's size and side mean (the point of the top row), six entries in three columns
+    (an entry per combination, eight, did not fit at a readable size)."""
+    from matplotlib.lines import Line2D
+
+    def handle(st, ms=5.5):
+        return Line2D([], [], linestyle="none", ms=ms, **st)
+
+    entries = [(handle(styles[("reused", "run")]), "reused batch"),
+               (handle(styles[("reused", "null")]), "its null run"),
+               (handle(styles[("fresh", "run")]), "fresh batch"),
+               (handle(styles[("fresh", "null")]), "its null run")]
+    for p_i, point in enumerate(points[:2]):
+        side = "left, larger" if p_i == 0 else "right, smaller"
+        entries.append((handle(dict(color="0.25", marker="o"), _POINT_SIZES[p_i]),
+                        f"({point[0]:.2f}, {point[1]:.2f}): {side}"))
+    fig.legend(*zip(*entries), loc="outside lower center", ncol=3, handletextpad=0.3,
+               columnspacing=1.2)
 
 
 def _counts_panel(ax, runs: Runs, styles) -> None:

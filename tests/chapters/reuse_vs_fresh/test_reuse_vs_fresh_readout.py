@@ -65,7 +65,7 @@ def test_readout_numbers_are_paired_over_seeds():
 
 
 @pytest.mark.slow
-def test_one_step_lowers_the_he1_error_on_seeds_the_stored_runs_do_not_hold():
+def test_one_step_lowers_the_first_order_error_on_unstored_seeds():
     """The issue's check: with a He_1 target the error after one step is below W0's."""
     for seed in (501, 502):
         out = readout_unit(256, 0.30, 0.45, "he1", seed=seed)

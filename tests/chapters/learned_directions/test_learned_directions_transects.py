@@ -1,5 +1,5 @@
 """E14, transects across the count line and the learnability line
-(companion/chapters/learned_directions/transects.py, transect_figures.py)."""
+(companion/chapters/learned_directions/transects.py, figures.py)."""
 
 import numpy as np
 import pytest

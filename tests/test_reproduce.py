@@ -142,3 +142,14 @@ def test_cli_help_lists_reproduce():
     assert proc.returncode == 0
     for opt in ("--scale", "--only", "--jobs", "--out", "--scheduler"):
         assert opt in proc.stdout
+
+
+def test_store_cached_stores_only_sizes_whose_every_unit_is_cached(tmp_path, tiny_sizes):
+    rp.reproduce(["E16"], out=tmp_path, progress=False)
+    paths = rp.store_cached("E16", "small", tmp_path / "stored", tmp_path / "cache")
+    meta = json.loads((tmp_path / "stored" / "E16.json").read_text())
+    assert meta["stored"] == {"Ns": [40], "complete": True, "seeds_per_N": {"40": 1}}
+    assert {p.suffix for p in paths} == {".png", ".pdf", ".csv", ".json", ".npz"}
+    next((tmp_path / "cache" / "E16").glob("*.npz")).unlink()    # one unit of N = 40 lost
+    with pytest.raises(ValueError, match="no size has every unit"):
+        rp.store_cached("E16", "small", tmp_path / "again", tmp_path / "cache")

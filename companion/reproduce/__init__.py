@@ -69,8 +69,9 @@ def unit_cost(params: dict, weight: float = 1.0) -> float:
     return round(weight * max(n, 0.05) ** 3, 3)
 
 
-def report(eid: str, scale: str, runs, out: Path) -> list[Path]:
-    """Draw experiment ``eid``'s figure from ``runs`` (PNG and PDF) and write its tidy data."""
+def report(eid: str, scale: str, runs, out: Path, sidecar: dict | None = None) -> list[Path]:
+    """Draw experiment ``eid``'s figure from ``runs`` (PNG and PDF) and write its tidy data;
+    ``sidecar``: what the JSON says beyond the sizes (default :data:`SIDECAR`'s entry)."""
     import matplotlib.pyplot as plt
 
     entry = CATALOG[eid]
@@ -80,7 +81,7 @@ def report(eid: str, scale: str, runs, out: Path) -> list[Path]:
         fig.savefig(p, bbox_inches="tight")
     plt.close(fig)
     return paths + write_tidy(out, entry.experiment, scale, runs, entry.rows(runs),
-                              SIDECAR.get(eid))
+                              SIDECAR.get(eid) if sidecar is None else sidecar)
 
 
 def seed_cache_from_stored(eid: str, scale: str, cache: ResultCache, root=None) -> int:
@@ -117,8 +118,6 @@ def store_cached(eid: str, scale: str, out, cache_dir=None) -> list[Path]:
     can be stored and drawn with the sizes it finished (its sidecar's ``sizes`` still lists
     the whole design; ``stored`` lists what the file holds). ValueError if no size is
     complete."""
-    import matplotlib.pyplot as plt
-
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     exp = CATALOG[eid].experiment
@@ -135,13 +134,7 @@ def store_cached(eid: str, scale: str, out, cache_dir=None) -> list[Path]:
     extra["stored"] = {"Ns": Ns, "complete": not missing,
                        "seeds_per_N": {str(N): len({r.seed for r in runs.where(N=N)})
                                        for N in Ns}}
-    entry = CATALOG[eid]
-    fig = entry.figure(runs)
-    paths = [out / f"{eid}.png", out / f"{eid}.pdf"]
-    for path in paths:
-        fig.savefig(path, bbox_inches="tight")
-    plt.close(fig)
-    return paths + write_tidy(out, exp, scale, runs, entry.rows(runs), extra)
+    return report(eid, scale, runs, out, extra)
 
 
 def reproduce(ids=None, scale: str = "small", jobs: int = 1, out=".", cache_dir=None,

@@ -10,7 +10,7 @@
 * :func:`beyond`: the k = 2 term's predicted strength at a point below the learnability
   line, far beyond reachable N.
 
-The finite-N evaluations are slow quadratures (5 to 10 s each), so the values the chapter
+The finite-N evaluations are slow quadratures, so the values the chapter
 quotes are tabulated here (:data:`CONTENT_PATH`, :data:`BEYOND_TABLE`, computed 2026-12-02
 with this package); tests/chapters/learned_directions/test_learned_directions_limits.py
 recomputes entries of both.

@@ -30,7 +30,7 @@ from companion.core import plotting as cplt
 from companion.core.activations import get_activation
 from companion.core.book import fmt, fmt_fixed
 from companion.core.figures import _new_figure, log_axis, range_bars, stored_runs_absent
-from companion.core.intervals import t_intervals
+from companion.core.intervals import t_interval
 from companion.core.runs import Runs
 from companion.core.targets import make_link
 from companion.core.theory import lambda_count
@@ -463,11 +463,11 @@ def readout_errors_by_N(runs: Runs | None, factor: int = 4):
             sel = runs.where(target=t, alpha1=a1, alpha2=a2)
             for batch, w, label, colour, marker, ls in READOUT_SERIES:
                 key = f"{batch}_n{factor}_{w}"
-                rows = [np.asarray(sel.where(N=N).values(key), float) for N in Ns]
-                mean = np.array([r.mean() for r in rows])
-                lo, hi = zip(*[(t_intervals(r[:, None])[1][0], t_intervals(r[:, None])[2][0])
-                               if len(r) > 1 else (np.nan, np.nan) for r in rows])
-                ax.errorbar(Ns, mean, yerr=[mean - np.array(lo), np.array(hi) - mean],
+                # a t interval over the seeds (NaN, so no bar, for a single seed)
+                cis = [t_interval(np.asarray(sel.where(N=N).values(key), float)) for N in Ns]
+                mean = np.array([c.mean for c in cis])
+                lo, hi = np.array([c.low for c in cis]), np.array([c.high for c in cis])
+                ax.errorbar(Ns, mean, yerr=[mean - lo, hi - mean],
                             color=cplt.PALETTE[colour], marker=marker, ls=ls, ms=5,
                             capsize=2, label=label)
             log_axis(ax, Ns)

@@ -12,18 +12,21 @@ The ridge problem, with an unpenalized intercept b, on n training samples::
 
     minimize over (b, a):  (1/n) sum_i (y_i - b - a^T phi_i)^2 + lam ||a||^2.
 
-With Phi_c the centred n x N feature matrix (column means phibar removed), y_c the centred
-labels and Phi_c = U diag(s) V^T its thin singular value decomposition, the solution is
+With Phi_c the centred n x N feature matrix (column means phibar removed) and y_c the
+centred labels, the solution is
 
-    a = (Phi_c^T Phi_c + n lam I)^{-1} Phi_c^T y_c = V diag(s_j / (s_j^2 + n lam)) U^T y_c,
+    a = (Phi_c^T Phi_c + n lam I)^{-1} Phi_c^T y_c = Phi_c^T (Phi_c Phi_c^T + n lam I)^{-1} y_c,
     b = ybar - phibar^T a
 
-(Hoerl & Kennard 1970, Technometrics 12, 55-67; the SVD form is Hastie, Tibshirani &
-Friedman, *The Elements of Statistical Learning*, 2nd ed. 2009, section 3.4.1, eq. 3.47).
-The SVD serves N > n and N < n alike (rank min(n, N)), is computed once per feature matrix
-and gives every lam of the grid at the cost of a product. lam = 0 is the minimum-norm least
-squares solution (singular values below max(n, N) eps s_max count as zero, numpy's
-``lstsq`` convention).
+(Hoerl & Kennard 1970, Technometrics 12, 55-67; the second, kernel form is Hastie,
+Tibshirani & Friedman, *The Elements of Statistical Learning*, 2nd ed. 2009, section
+18.3.5). Both are computed through the eigendecomposition of the smaller Gram matrix, once
+per feature matrix, so that every lam of the grid costs a product: with N <= n,
+Phi_c^T Phi_c = V diag(ev) V^T and a = V diag(1 / (ev + n lam)) V^T Phi_c^T y_c; with
+N > n, Phi_c Phi_c^T = U diag(ev) U^T and a = Phi_c^T U diag(1 / (ev + n lam)) U^T y_c.
+In the singular value decomposition Phi_c = U diag(s) V^T, ev = s^2 (section 3.4.1,
+eq. 3.47 there). lam = 0 is the minimum-norm least squares solution: eigenvalues below
+max(n, N) eps ev_max count as zero (the Gram matrix holds them only to about eps ev_max).
 
 **The choice of lam.** The shrinkage of the j-th principal direction is
 ev_j / (ev_j + lam), ev_j = s_j^2 / n the eigenvalues of the sample feature covariance, so
@@ -108,10 +111,11 @@ def ridge_lambda(lam) -> float:
 
 class Ridge:
     """Ridge regression with an unpenalized intercept on the features ``Phi`` (n x N),
-    through one thin SVD of the centred features (module docstring: the objective and the
-    solution a = V diag(s / (s^2 + n lam)) U^T y_c, b = ybar - phibar^T a). ``Y`` holds one
-    label vector (n,) or several as columns (n x m), fitted at once (the fit is linear in
-    the labels)."""
+    through one eigendecomposition of the smaller Gram matrix of the centred features
+    (module docstring: the objective and a = B diag(1 / (ev + n lam)) c, with B = V and
+    c = V^T Phi_c^T y_c when N <= n, B = Phi_c^T U and c = U^T y_c when N > n;
+    b = ybar - phibar^T a). ``Y`` holds one label vector (n,) or several as columns
+    (n x m), fitted at once (the fit is linear in the labels)."""
 
     def __init__(self, Phi, Y):
         Phi = finite_array(Phi, "Phi", 2).astype(np.float64, copy=False)
@@ -120,30 +124,36 @@ class Ridge:
         self.n, self.N = n, N
         self.phi_mean = Phi.mean(axis=0)
         self.y_mean = Y.mean(axis=0)
-        U, s, Vt = np.linalg.svd(Phi - self.phi_mean, full_matrices=False)
-        self.s, self.Vt = s, Vt
-        self.Uty = U.T @ (Y - self.y_mean)
+        Pc, Yc = Phi - self.phi_mean, Y - self.y_mean
+        if N <= n:
+            ev, V = np.linalg.eigh(Pc.T @ Pc)
+            self.basis, self.projected = V, V.T @ (Pc.T @ Yc)
+        else:
+            ev, U = np.linalg.eigh(Pc @ Pc.T)
+            self.basis, self.projected = Pc.T @ U, U.T @ Yc
+        #: the eigenvalues s_j^2 of the Gram matrix (ascending; rounding can make them < 0)
+        self.ev = ev
         #: tau = ||Phi_c||_F^2 / (n N): the mean eigenvalue of the sample feature covariance
-        self.scale = float(np.sum(s ** 2) / (n * N))
-        #: the singular values that count (numpy's lstsq / matrix_rank tolerance)
-        self.kept = s > max(n, N) * np.finfo(np.float64).eps * (s[0] if s.size else 0.0)
+        self.scale = float(np.sum(Pc * Pc) / (n * N))
+        #: the eigenvalues that count at lam = 0 (module docstring)
+        self.kept = ev > max(n, N) * np.finfo(np.float64).eps * max(ev.max(initial=0.0), 0.0)
 
-    def shrinkage(self, lam) -> np.ndarray:
-        """s_j / (s_j^2 + n lam) (min(n, N),); at lam = 0, 1/s_j above the rank cutoff, else 0."""
+    def inverse(self, lam) -> np.ndarray:
+        """1 / (ev_j + n lam) (min(n, N),); at lam = 0, 1 / ev_j above the cutoff, else 0."""
         lam = ridge_lambda(lam)
-        out = np.zeros_like(self.s)
-        k = self.kept
-        out[k] = self.s[k] / (self.s[k] ** 2 + self.n * lam)
+        out = np.zeros_like(self.ev)
+        k = self.kept if lam == 0 else slice(None)
+        out[k] = 1.0 / (np.maximum(self.ev[k], 0.0) + self.n * lam)
         return out
 
-    def _shrunk(self, lam) -> np.ndarray:
-        """diag(s / (s^2 + n lam)) U^T y_c."""
-        f = self.shrinkage(lam)
-        return (f[:, None] if self.Uty.ndim == 2 else f) * self.Uty
+    def _weighted(self, lam) -> np.ndarray:
+        """diag(1 / (ev + n lam)) c."""
+        f = self.inverse(lam)
+        return (f[:, None] if self.projected.ndim == 2 else f) * self.projected
 
     def coef(self, lam) -> np.ndarray:
         """The readout weights a (N,) or (N x m) at ``lam``."""
-        return self.Vt.T @ self._shrunk(lam)
+        return self.basis @ self._weighted(lam)
 
     def intercept(self, lam):
         """b = ybar - phibar^T a."""
@@ -156,8 +166,8 @@ class Ridge:
     def path(self, Phi, lams) -> np.ndarray:
         """Predictions for ``Phi`` at every lam of ``lams``: (len(lams), rows[, m]); the
         projection on V is computed once."""
-        Z = (self._checked(Phi) - self.phi_mean) @ self.Vt.T
-        return np.stack([self.y_mean + Z @ self._shrunk(lam) for lam in lams])
+        Z = (self._checked(Phi) - self.phi_mean) @ self.basis
+        return np.stack([self.y_mean + Z @ self._weighted(lam) for lam in lams])
 
     def _checked(self, Phi) -> np.ndarray:
         Phi = finite_array(Phi, "Phi", 2)
@@ -245,21 +255,22 @@ def readout_samples(target: Target, seed: int, n_train: int, n_val: int,
 
 def readout_bytes(N: int, d: int, n_train: int, n_val: int, n_test: int) -> int:
     """Peak memory of :func:`readout_errors` beyond the run, in float64: the three samples,
-    the training and validation features, the SVD (U, V), a test block and the one-step
-    reference."""
+    the training and validation features, the Gram matrix and its eigenvectors, the basis
+    of the coefficients, a test block and the one-step reference."""
     n_all = n_train + n_val + n_test
     r = min(n_train, N)
-    return 8 * (n_all * (d + 4) + (n_train + n_val) * N + n_train * r + r * N
+    return 8 * (n_all * (d + 4) + (n_train + n_val) * N + 2 * r * r + r * N
                 + min(BLOCK, n_test) * N + N * d)
 
 
 def readout_errors(run: TwoStepRun, n_train: int | None = None, n_test: int | None = None,
-                   n_val: int | None = None, grid=None) -> dict:
+                   n_val: int | None = None, grid=None, weights=WEIGHTS) -> dict:
     """Test errors of a ridge readout on sigma(W x) for W0, W1, W2 and the one-step reference
     (:data:`WEIGHTS`) of ``run`` (module docstring: the ridge, the lam grid, the split).
 
-    ``n_train`` defaults to the run's n, ``n_val`` to n_train, ``n_test`` to 4 n. Needs the
-    run's first batch (X1, y1) for the one-step reference. Returns ``n_train``, ``n_val``,
+    ``n_train`` defaults to the run's n, ``n_val`` to n_train, ``n_test`` to 4 n;
+    ``weights``: the names of :data:`WEIGHTS` to fit (default all). Needs the run's first
+    batch (X1, y1) for the one-step reference. Returns ``n_train``, ``n_val``,
     ``n_test``, ``var_y`` (the test labels' variance: the error of predicting their mean),
     ``var_y_theory`` (Var y of the target), ``grid`` (lam / tau) and one dict per weight with
     ``mse``, ``relative`` (mse / var_y), ``lam``, ``lam_over_scale``, ``feature_scale`` (tau),
@@ -273,6 +284,7 @@ def readout_errors(run: TwoStepRun, n_train: int | None = None, n_test: int | No
     n_val = n_train if n_val is None else positive_int(n_val, "n_val")
     n_test = 4 * run.n if n_test is None else positive_int(n_test, "n_test")
     grid = lambda_grid(grid)
+    weights = _weight_names(weights)
     check_fits_in_memory(readout_bytes(run.N, run.d, n_train, n_val, n_test),
                          f"the readout (N={run.N}, n_train={n_train}, n_test={n_test})")
     samples = readout_samples(run.target, run.seed, n_train, n_val, n_test)
@@ -281,10 +293,23 @@ def readout_errors(run: TwoStepRun, n_train: int | None = None, n_test: int | No
     moments = run.target.y_moments(2)
     out = {"n_train": n_train, "n_val": n_val, "n_test": n_test, "var_y": var_y,
            "var_y_theory": float(moments[2] - moments[1] ** 2), "grid": grid.tolist()}
-    for name in WEIGHTS:
+    for name in weights:
         W = run.one_step_reference() if name == "one_step_reference" else getattr(run, name)
         out[name] = _fit_and_test(W, run.activation, train, val, test, grid)
     return out
+
+
+def _weight_names(weights) -> tuple[str, ...]:
+    """A non-empty selection of :data:`WEIGHTS`, in the order given."""
+    if isinstance(weights, str):
+        weights = (weights,)
+    try:
+        names = tuple(weights)
+    except TypeError:
+        names = ()
+    if not names or any(w not in WEIGHTS for w in names):
+        raise ValueError(f"weights must be a non-empty selection of {WEIGHTS}, got {weights!r}")
+    return names
 
 
 def _fit_and_test(W, activation, train: ReadoutSample, val: ReadoutSample,

@@ -72,7 +72,7 @@ SIDECAR: dict[str, dict] = {"E11": {"headline": {
 #: into every cache key by :func:`code_fingerprint`
 NUMERICS_MODULES = ("core/activations", "core/alignment", "core/expansion", "core/gaussian",
                     "core/network", "core/spectra", "core/spikes", "core/targets",
-                    "core/theory", "core/validation", "core/finite_n",
+                    "core/theory", "core/validation", "core/finite_n", "core/readout",
                     "chapters/one_step/experiments", "chapters/two_steps/experiments",
                     "chapters/reuse_vs_fresh/experiments",
                     "chapters/learned_directions/experiments", "chapters/learned_directions/transects",

@@ -182,10 +182,19 @@ def test_same_seed_same_numbers_and_seeds_differ(run):
     ({"n_train": 0}, "n_train"), ({"n_train": 2.5}, "n_train"), ({"n_train": True}, "n_train"),
     ({"n_test": -4}, "n_test"), ({"n_val": "ten"}, "n_val"), ({"grid": []}, "grid"),
     ({"grid": [1.0, -1.0]}, "grid"), ({"grid": [np.nan]}, "grid"), ({"grid": "abc"}, "grid"),
+    ({"weights": ()}, "weights"), ({"weights": ("W3",)}, "weights"), ({"weights": 2}, "weights"),
 ])
 def test_bad_readout_input_names_the_parameter(run, kwargs, word):
     with pytest.raises(ValueError, match=word):
         readout_errors(run, **kwargs)
+
+
+def test_a_selection_of_weights_is_fitted_as_in_the_full_report(run):
+    full = readout_errors(run)
+    part = readout_errors(run, weights=("W2", "W0"))
+    assert [k for k in part if k in WEIGHTS] == ["W2", "W0"]
+    for w in ("W2", "W0"):
+        assert part[w]["mse"] == full[w]["mse"]
 
 
 def test_bad_ridge_input_names_the_parameter(run):

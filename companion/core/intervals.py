@@ -12,6 +12,10 @@ ignores the uncertainty of the spread itself). Here instead:
 * :func:`t_interval`: the mean and its Student-t interval, mean +- t_{n-1} s / sqrt(n),
   with one value (no spread can be estimated: the interval is NaN) and zero spread (the
   formula's zero width, kept, with ``spread_zero`` set) said explicitly.
+
+The quantiles come from scipy.special, the functions scipy.stats calls for them: the beta
+quantile q of Beta(a, b) is ``betaincinv(a, b, q)``, Student's t quantile ``stdtrit(df, p)``
+(scipy.stats is a far larger import, which every process that reads stored runs would pay).
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from scipy import stats
+from scipy.special import betaincinv, stdtrit
 
 
 def _check_level(level: float) -> float:
@@ -40,8 +44,8 @@ def clopper_pearson(successes: int, trials: int, level: float = 0.95) -> tuple[f
     if n < 1 or not 0 <= x <= n:
         raise ValueError(f"need 0 <= successes <= trials and trials >= 1, got {x} of {n}")
     tail = (1 - level) / 2
-    low = 0.0 if x == 0 else float(stats.beta.ppf(tail, x, n - x + 1))
-    high = 1.0 if x == n else float(stats.beta.ppf(1 - tail, x + 1, n - x))
+    low = 0.0 if x == 0 else float(betaincinv(x, n - x + 1, tail))
+    high = 1.0 if x == n else float(betaincinv(x + 1, n - x, 1 - tail))
     return low, high
 
 
@@ -76,7 +80,7 @@ def t_interval(values, level: float = 0.95, bounds=None) -> TInterval:
     s = float(v.std(ddof=1))
     if s == 0.0 or np.all(v == v[0]):
         return TInterval(mean, mean, mean, int(v.size), True)
-    half = float(stats.t.ppf((1 + level) / 2, v.size - 1)) * s / np.sqrt(v.size)
+    half = float(stdtrit(v.size - 1, (1 + level) / 2)) * s / np.sqrt(v.size)
     low, high = mean - half, mean + half
     if bounds is not None:
         low, high = max(low, float(bounds[0])), min(high, float(bounds[1]))
@@ -115,5 +119,5 @@ def welch_interval(first, second, level: float = 0.95) -> tuple[float, float, fl
     if se2 == 0.0:
         return diff, diff, diff
     df = se2 ** 2 / (va ** 2 / (a.size - 1) + vb ** 2 / (b.size - 1))
-    half = float(stats.t.ppf((1 + level) / 2, df)) * float(np.sqrt(se2))
+    half = float(stdtrit(df, (1 + level) / 2)) * float(np.sqrt(se2))
     return diff, diff - half, diff + half

@@ -87,3 +87,17 @@ def test_t_interval_bounds_cut_impossible_values():
     v = [0.0001, 0.004, 0.0002, 0.0005]
     free, cut = t_interval(v), t_interval(v, bounds=(0.0, 1.0))
     assert free.low < 0 and cut.low == 0.0 and cut.high == free.high
+
+
+
+def test_the_quantiles_are_scipy_stats_own():
+    """The helpers take their quantiles from scipy.special (a lighter import than
+    scipy.stats); they must be the very numbers scipy.stats gives."""
+    tail = (1 - 0.95) / 2
+    for x, n in [(0, 4), (4, 4), (2, 6), (134, 144), (62, 72)]:
+        low, high = clopper_pearson(x, n)
+        assert low == (0.0 if x == 0 else stats.beta.ppf(tail, x, n - x + 1))
+        assert high == (1.0 if x == n else stats.beta.ppf(1 - tail, x + 1, n - x))
+    v = np.array([0.3, 0.5, 0.2, 0.9])
+    res = t_interval(v)
+    assert res.high - res.mean == stats.t.ppf(0.975, 3) * v.std(ddof=1) / 2

@@ -53,8 +53,7 @@ orders, weights on the powers of a and cos^2 with each direction, counted agains
 run's bulk edge (powers of a projected out) by the census's margin (the fresh run is counted
 against the same edge; its own edge is recorded too). Plus the prediction at that N for the
 reused and the null run. Intervals over seeds, where the figure or the prose need them, are
-t intervals written inline with scipy.stats (the shared interval helpers are on a branch
-that is not merged yet).
+t intervals (:func:`companion.core.intervals.t_interval`).
 """
 
 from __future__ import annotations

@@ -163,8 +163,6 @@ MAX_PROSE_WORDS = 5000
 #: the chapter is trimmed)
 OVER_PROSE_LIMIT = {
     "book/finite_size": "being reworked on main (5,750 words on 2026-12-02)",
-    "book/two_steps": "the finite-N phase diagram's section (about 460 words) took it to 5,448 "
-                      "words on 2026-12-02; to be trimmed",
     "book/reuse_vs_fresh": "the readout's section (about 450 words) took it to 5,452 words on "
                            "2026-12-02; to be trimmed"}
 

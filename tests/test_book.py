@@ -159,14 +159,6 @@ def test_chapter_shows_little_code_and_no_bookkeeping(stem):
 
 #: issue 29, "Chapters a reader can finish": at most this many words of prose per chapter
 MAX_PROSE_WORDS = 5000
-#: chapters reworked elsewhere that are still over the limit (strict: the mark must go when
-#: the chapter is trimmed)
-OVER_PROSE_LIMIT = {
-    "book/finite_size": "being reworked on main (5,750 words on 2026-12-02)",
-    "book/two_steps": "the finite-N phase diagram's section (about 460 words) took it to 5,448 "
-                      "words on 2026-12-02; to be trimmed",
-    "book/reuse_vs_fresh": "the readout's section (about 450 words) took it to 5,452 words on "
-                           "2026-12-02; to be trimmed"}
 
 
 def prose_words(nb: dict) -> int:
@@ -183,9 +175,7 @@ def test_prose_words_counts_runs_of_letters():
     assert prose_words(nb) == 4      # One, alpha, and, x
 
 
-@pytest.mark.parametrize("stem", [pytest.param(s, marks=pytest.mark.xfail(
-    reason=OVER_PROSE_LIMIT[s], strict=True)) if s in OVER_PROSE_LIMIT else s
-    for s in NOTEBOOKS])
+@pytest.mark.parametrize("stem", NOTEBOOKS)
 def test_chapter_prose_is_at_most_5000_words(stem):
     """A chapter a reader can finish in one sitting: at most 5,000 words of prose
     (book/CONVENTIONS.md, "The cells of a chapter"); algebra goes to book/derivations.md,

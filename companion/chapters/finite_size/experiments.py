@@ -69,8 +69,8 @@ def preactivation_scale(Ns: Sequence[int], alpha1s: Sequence[float]) -> np.ndarr
 
 
 def preactivation_constant(target="he1", activation="tanh", psi: float = 1.0) -> float:
-    """Companion derivation of the constant C in rms(Delta) ~ C eta1 / sqrt(N), where
-    Delta = (W1 - W0) X1^T holds the pre-activation changes of the first step.
+    """Companion derivation (book: dv-shift-size) of the constant C in rms(Delta) ~ C eta1 /
+    sqrt(N), where Delta = (W1 - W0) X1^T holds the pre-activation changes of the first step.
 
     Delta_ji = eta1 a_j (1/n) sum_l sigma'(w_j.x_l) y_l <x_l, x_i>: the term l = i (the
     "self term", eta1 a_j sigma'_ji y_i ||x_i||^2 / n) has second moment
@@ -197,12 +197,12 @@ def headline_unit(N: int, batch: str, alpha1: float, alpha2: float, target: str,
 def first_spike_prediction(N, alpha1: float, alpha2: float, target="he1",
                            activation="tanh") -> dict:
     """Leading-order prediction for the first spike of W2 with a reused batch
-    (book: dv-spiked-rectangular, dv-expansion): W2 ~ W0 + (eta1 + eta2) m1 a u1^T, a spiked
-    rectangular matrix (:func:`companion.spiked_rectangular`) of strength theta_N = (eta1 + eta2)
-    |m1| sqrt(||mu*||^2 + E[y^2]/psi) (||a|| = 1, psi = phi = 1). Arrays over N: ``theta``, ``s1``
-    and ``overlap2`` (|<v1, u1/||u1||>|^2 = 1 - 1/theta^2 at N = d, so its gap to 1 closes like
-    N^(-2 max(alpha1, alpha2))); and ``limit``, the N -> inf first-direction alignment cos^2(v1,
-    beta*_1) (book: dv-first-direction)."""
+    (book: dv-first-spike, dv-spiked-rectangular, dv-expansion): W2 ~ W0 + (eta1 + eta2) m1
+    a u1^T, a spiked rectangular matrix (:func:`companion.spiked_rectangular`) of strength
+    theta_N = (eta1 + eta2) |m1| sqrt(||mu*||^2 + E[y^2]/psi) (||a|| = 1, psi = phi = 1).
+    Arrays over N: ``theta``, ``s1`` and ``overlap2`` (|<v1, u1/||u1||>|^2 = 1 - 1/theta^2 at
+    N = d, so its gap to 1 closes like N^(-2 max(alpha1, alpha2))); and ``limit``, the
+    N -> inf first-direction alignment cos^2(v1, beta*_1) (book: dv-first-direction)."""
     act = get_activation(activation)
     tgt = target_moments(target)
     Ns = np.atleast_1d(np.asarray(N, int))

@@ -186,6 +186,15 @@ def test_chapter_prose_is_at_most_5000_words(stem):
                                       f"book/derivations.md")
 
 
+@pytest.mark.parametrize("stem", NOTEBOOKS)
+def test_prose_names_no_experiment_code(stem):
+    """Experiment codes (E1, E17) appear only on the registry page (book/CONVENTIONS.md,
+    "Citations"); a chapter says what the experiment is."""
+    found = [m.group(0) for c in _read_nb(stem)["cells"] if c["cell_type"] == "markdown"
+             for m in re.finditer(r"\bE1?[0-9]\b", "".join(c["source"]))]
+    assert not found, f"{stem}.ipynb names experiment codes in its prose: {found}"
+
+
 MAX_HIDDEN_CODE_LINES = 10
 
 

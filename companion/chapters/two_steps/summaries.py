@@ -491,7 +491,7 @@ _PHASE_CHECK_KEYS = ("Ns_pred", "fewer_last", "more_last", "onset", "onset_a1", 
                      "seeds", "Ns_check", "agree_all", "agree_all_ci", "agree_largest",
                      "agree_largest_ci", "agree_seed_all", "agree_seed_all_ci", "N_largest",
                      "below_limit", "misses", "edge_range", "above", "below", "ho_terms",
-                     "ho_median", "ho_max", "ho_k0", "ho_floor")
+                     "ho_median", "ho_max", "ho_k0", "ho_floor", "N_pred_last")
 
 
 def phase_check(e15: Runs | None, e16: Runs | None) -> Numbers:
@@ -514,9 +514,12 @@ def phase_check(e15: Runs | None, e16: Runs | None) -> Numbers:
       hold (a held-out set; :func:`companion.chapters.two_steps.prediction.prediction_errors`):
       ``ho_median``, ``ho_max`` over the ``ho_terms`` terms k >= 1 above their floor;
       ``ho_k0``: the range of the first spike's relative error; ``ho_floor``: that of the
-      terms at their floor (k >= 3)."""
+      terms at their floor (k >= 3);
+    * ``N_pred_last``: E15's largest size; ``need``: the strength the census needs against a
+      bulk edge of 2 (:func:`companion.core.spikes.bbp_detection_strength`, no runs needed)."""
+    need = fmt_fixed(bbp_detection_strength(2.0), 2)
     if e15 is None or e16 is None or not len(e15) or not len(e16):
-        return Numbers(**{k: "n/a" for k in _PHASE_CHECK_KEYS})
+        return Numbers(need=need, **{k: "n/a" for k in _PHASE_CHECK_KEYS})
     at_limit = []
     Ns = sorted(e15.unique("N"))
     for N in Ns:
@@ -559,6 +562,7 @@ def phase_check(e15: Runs | None, e16: Runs | None) -> Numbers:
         return fmt_interval(lo, hi)
 
     return Numbers(
+        need=need, N_pred_last=_sci(Ns[-1]),
         Ns_pred=", ".join(_sci(N) for N in Ns), onset="; ".join(onsets),
         fewer_last=f"{fmt(100.0 * fewer / total, 2)}%",
         more_last=f"{fmt(100.0 * more / total, 2)}%",

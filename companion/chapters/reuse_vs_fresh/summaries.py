@@ -328,8 +328,11 @@ def readout(runs: Runs | None, factor: int = 4) -> Numbers:
       W2 of the reused and the fresh batch;
     * ``<t>_<p>_step``: W1 minus W0 with its t interval (paired over the seeds);
       ``<t>_<p>_gap``: W2 reused minus W2 fresh, with its t interval;
-    * ``h13_<p>_he3r``, ``_he3f``: the He_3 part's relative error for W2 reused and fresh."""
-    keys = ["N", "seeds"] + [f"{t}_{p}_{q}" for t in _READOUT_TAGS.values()
+    * ``h13_<p>_he3r``, ``_he3f``: the He_3 part's relative error for W2 reused and fresh;
+    * ``h13_a_he3_gap_by_N``: at every stored N, the He_3 part's relative error of W2
+      reused minus fresh (He_1 + He_3, Lambda = 2), paired over the seeds, with its t
+      interval: whether reuse's He_3 direction starts to pay as N grows."""
+    keys = ["N", "seeds", "h13_a_he3_gap_by_N"] + [f"{t}_{p}_{q}" for t in _READOUT_TAGS.values()
                              for p in _READOUT_POINT_TAGS.values()
                              for q in ("w0", "w1", "w2r", "w2f", "step", "gap")]
     keys += [f"h13_{p}_{q}" for p in _READOUT_POINT_TAGS.values() for q in ("he3r", "he3f")]
@@ -338,6 +341,18 @@ def readout(runs: Runs | None, factor: int = 4) -> Numbers:
     N = max(runs.unique("N"))
     big = runs.where(N=N)
     out: dict = {"N": N, "seeds": len(big.unique("seed"))}
+    mixed = runs.where(target="he1+he3", alpha1=rv.READOUT_POINTS[0][0],
+                       alpha2=rv.READOUT_POINTS[0][1])
+    gaps = []
+    for n_ in sorted(mixed.unique("N")):
+        sel = mixed.where(N=n_)
+        diff = (np.asarray(sel.values(f"reused_n{factor}_W2_parts"), float)[:, 1]
+                - np.asarray(sel.values(f"fresh_n{factor}_W2_parts"), float)[:, 1])
+        r = t_interval(diff)
+        gaps.append(f"{fmt_signed(r.mean, 3)} {fmt_interval(r.low, r.high, 3, signed=True)} "
+                    f"at N = {n_}")
+    if gaps:
+        out["h13_a_he3_gap_by_N"] = "; ".join(gaps)
     for target, t in _READOUT_TAGS.items():
         for point, p in _READOUT_POINT_TAGS.items():
             sel = big.where(target=target, alpha1=point[0], alpha2=point[1])

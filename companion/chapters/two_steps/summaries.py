@@ -491,7 +491,7 @@ _PHASE_CHECK_KEYS = ("Ns_pred", "fewer_last", "more_last", "onset", "onset_a1", 
                      "seeds", "Ns_check", "agree_all", "agree_all_ci", "agree_largest",
                      "agree_largest_ci", "agree_seed_all", "agree_seed_all_ci", "N_largest",
                      "below_limit", "misses", "edge_range", "above", "below", "ho_terms",
-                     "ho_median", "ho_max", "ho_k0", "ho_floor", "N_pred_last")
+                     "ho_median", "ho_max", "ho_k0", "ho_floor", "N_pred_last", "caught_up")
 
 
 def phase_check(e15: Runs | None, e16: Runs | None) -> Numbers:
@@ -515,6 +515,8 @@ def phase_check(e15: Runs | None, e16: Runs | None) -> Numbers:
       ``ho_median``, ``ho_max`` over the ``ho_terms`` terms k >= 1 above their floor;
       ``ho_k0``: the range of the first spike's relative error; ``ho_floor``: that of the
       terms at their floor (k >= 3);
+    * ``caught_up``: the points whose median count misses the prediction at a smaller size
+      and equals it in every seed at ``N_largest`` ("none" if none);
     * ``N_pred_last``: E15's largest size; ``need``: the strength the census needs against a
       bulk edge of 2 (:func:`companion.core.spikes.bbp_detection_strength`, no runs needed)."""
     need = fmt_fixed(bbp_detection_strength(2.0), 2)
@@ -551,6 +553,8 @@ def phase_check(e15: Runs | None, e16: Runs | None) -> Numbers:
     big = [r for r in rows if r["N"] == N_largest]
     n_big, agree_big = sum(r["seeds"] for r in big), sum(r["agree"] for r in big)
     misses = [r for r in rows if np.median(r["measured"]) != r["predicted"]]
+    caught = sorted({(r["alpha1"], r["alpha2"]) for r in misses if r["N"] < N_largest}
+                    & {(r["alpha1"], r["alpha2"]) for r in big if r["agree"] == r["seeds"]})
     edges = np.concatenate([r["edge_null"] for r in rows])
     held = prediction_rows(None, e16) if "strength_k0" in e16[0].result else []
     err = prediction_errors(held).get(GRID_CHECK_ACTIVATION, {})
@@ -575,6 +579,7 @@ def phase_check(e15: Runs | None, e16: Runs | None) -> Numbers:
         agree_largest=f"{agree_big} of {n_big}", agree_largest_ci=ci(agree_big, n_big),
         agree_seed_all=f"{agree_seed} of {n}", agree_seed_all_ci=ci(agree_seed, n),
         N_largest=N_largest,
+        caught_up=", ".join(f"({a1:.2f}, {a2:.3g})" for a1, a2 in caught) or "none",
         below_limit=sum(np.median(r["measured"]) < r["limit"] for r in big),
         misses=("none" if not misses else "; ".join(
             f"({r['alpha1']:.2f}, {r['alpha2']:.3g}) at N = {r['N']}: measured "

@@ -90,9 +90,26 @@ def test_phase_check_numbers_and_figures():
     table = summaries.grid_check_table(e16).splitlines()
     assert len(table) == 3 and max(len(line) for line in table) <= 76
     assert summaries.phase_check(None, e16).agree_all == "n/a"
+    assert out.caught_up == "none" and out.need == "1.22"
+    assert summaries.phase_check(None, None).need == "1.22"
     for fig in (figures.predicted_phase_diagram(e15, e16), figures.grid_check(e16),
                 figures.predicted_phase_diagram(None), figures.grid_check(None)):
         plt.close(fig)
+
+
+def test_stored_grid_check_supports_what_the_chapter_says():
+    """The chapter's reading of the stored grid check: the points that fall short at a
+    smaller N reach the predicted count in every seed at the largest N, and it is their
+    third spike that is late (predicted 3 there)."""
+    from companion.core import store
+    e16 = store.load("E16")
+    rows = grid_check_rows(e16)
+    N_largest = max(r["N"] for r in rows)
+    caught = summaries.phase_check(store.load("E15"), e16).caught_up
+    assert caught != "none"
+    for r in rows:
+        if r["N"] == N_largest and f"({r['alpha1']:.2f}, {r['alpha2']:.3g})" in caught:
+            assert r["predicted"] == 3 and r["agree"] == r["seeds"]
 
 
 # four two-step runs with null runs at N = 2048: out of the quick loop

@@ -41,7 +41,9 @@ book: venv
 
 # One numbering (tools/numbering.py): writes into each chapter what makes JupyterLab show the
 # book's names of its boxes, exercises and figures (the numbering front matter, the names of
-# the references JupyterLab cannot resolve, a comment on each figure's drawing line);
+# the references JupyterLab cannot resolve, a comment on each figure's drawing line, and a
+# reference to the derivations or the glossary as a link to the page's lines that JupyterLab
+# follows);
 # tests/test_numbering.py checks the chapters are current. Markdown and comments only: no
 # chapter needs executing again.
 numbers: venv

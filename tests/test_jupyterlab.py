@@ -24,6 +24,11 @@ Two small checks besides: a stored chapter shows its numbers as soon as it is op
 anything runs (jupyterlab-myst restores them from the metadata), and a number follows the
 reader's change (edit a cell, Run All again, the sentence changes).
 
+A chapter's reference to the derivations or the glossary, stored as a link to the page's
+lines (tools/numbering.py, book/_ext/chapter_links.py), is clicked: the page opens in
+JupyterLab's editor with the cursor on the link's line and the box's (the term's) first
+lines in view.
+
 Marked ``slow`` (it executes every chapter once more, about as long as the build).
 Skipped without chromium or playwright, unless COMPANION_REQUIRE_BROWSER=1.
 """
@@ -49,6 +54,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SHOTS = ROOT / "_build" / "jupyterlab"
 sys.path.insert(0, str(ROOT / "tools"))
 
+import chapter_links  # noqa: E402  (book/_ext, on the path since tools/numbering.py)
 import numbering  # noqa: E402
 import plain_edition  # noqa: E402
 
@@ -58,6 +64,9 @@ pytestmark = pytest.mark.slow
 
 CHAPTERS = plain_edition.chapters()
 PLAIN = [plain_edition.OUT / path.name for path in CHAPTERS]
+#: the book's pages that are not notebooks, which the chapters link to (the derivations, the
+#: glossary)
+PAGES = [ROOT / (doc + ".md") for doc in plain_edition.PAGES]
 HIDDEN_TAGS = {"remove-cell", "remove-input"}
 MAX_EXTRA_CODE_LINES = 10
 RAW = re.compile(r"```\{|\{(eval|glue|glue:text|glue:figure|doc|numref|ref|prf:ref|cite:p|"
@@ -93,8 +102,11 @@ def lab(tmp_path_factory):
     (work / "live").mkdir()
     (work / "stored").mkdir()
     (work / "opened" / "plain").mkdir(parents=True)
+    (work / "linked").mkdir()
     for path in CHAPTERS + PLAIN:
         shutil.copyfile(path, work / "opened" / path.relative_to(ROOT / "book"))
+    for path in CHAPTERS + PAGES:
+        shutil.copyfile(path, work / "linked" / path.name)
     for path in CHAPTERS:
         nb = json.loads(path.read_text())
         (work / "stored" / path.name).write_text(json.dumps(nb))
@@ -334,3 +346,61 @@ def test_opening_a_chapter_does_not_change_it(lab, path):
         f"{relpath} saved by JupyterLab differs from the stored file:\n"
         + "\n".join(difflib.unified_diff(path.read_text().splitlines(),
                                           saved.decode().splitlines(), lineterm="", n=1))[:3000])
+
+
+def _first_link(page: Path) -> tuple[Path, re.Match]:
+    """The first chapter that links to ``page`` and its first link there."""
+    for path in CHAPTERS:
+        for cell in json.loads(path.read_text())["cells"]:
+            if cell["cell_type"] != "markdown":
+                continue
+            for m in chapter_links.LINK.finditer(plain_edition._src(cell)):
+                if (path.parent / m.group("page")).resolve() == page.resolve():
+                    return path, m
+    pytest.fail(f"no chapter links to {page.name}")
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.stem)
+def test_a_link_to_a_page_opens_it_at_the_targets_lines(lab, page):
+    """Click a chapter's link to the derivations (the glossary): JupyterLab opens the page in
+    its editor, the cursor on the link's line, the lines that define the box (the term) in
+    view. The stored chapter is opened, not run: a reader clicks before running anything."""
+    chapter, link = _first_link(page)
+    line, target = int(link.group("line")), link.group("target")
+    defines = (target if link.group("role") == "term" else f":label: {target}")
+    page_path = f"linked/{page.name}"
+    tab = _open(lab, f"linked/{chapter.name}")
+    tab.evaluate("() => { window._chapter = window.jupyterapp.shell.currentWidget; }")
+    anchor = tab.locator(f"a[data-commandlinker-args*='\"path\":\"{page_path}\"']"
+                         f"[data-commandlinker-args*='\"id\":\"#line={line}\"']").first
+    anchor.wait_for(timeout=240_000)
+    shown = anchor.inner_text()
+    anchor.click()
+    tab.wait_for_function(
+        """(path) => { const w = window.jupyterapp.shell.currentWidget;
+                       return w && w.context && w.context.path === path
+                              && w.content && w.content.editor; }""",
+        arg=page_path, timeout=60_000)
+    tab.wait_for_timeout(2000)
+    state = tab.evaluate(
+        """() => { const w = window.jupyterapp.shell.currentWidget;
+                   const box = w.node.querySelector('.cm-scroller').getBoundingClientRect();
+                   const visible = Array.from(w.node.querySelectorAll('.cm-line'))
+                     .filter(l => { const r = l.getBoundingClientRect();
+                                    return r.top >= box.top - 1 && r.bottom <= box.bottom + 1; })
+                     .map(l => l.textContent);
+                   return {editor: w.content.node.classList.contains('jp-FileEditor'),
+                           cursor: w.content.editor.getCursorPosition().line,
+                           visible: visible}; }""")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    tab.screenshot(path=str(SHOTS / f"link-to-{page.stem}.png"))
+    tab.evaluate("() => window._chapter.sessionContext.shutdown()")
+    tab.close()
+    assert state["editor"], f"{page_path} did not open in the editor"
+    assert state["cursor"] == line, (f"the link {shown!r} of {chapter.name} put the cursor on "
+                                     f"line {state['cursor']}, not {line}")
+    lines = page.read_text().split("\n")
+    assert lines[line] in state["visible"], f"line {line} is not in view"
+    assert defines in [ln.strip() for ln in state["visible"]], (
+        f"{shown!r} ({chapter.name}): {defines!r} is not in view at line {line} of "
+        f"{page.name}; in view: {state['visible'][:3]} ... {state['visible'][-3:]}")

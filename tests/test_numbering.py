@@ -2,7 +2,12 @@
 name in the book, in JupyterLab and in the plain edition (tools/numbering.py).
 
 * the chapters are as tools/numbering.py writes them (the front matter with the chapter's
-  number, the names of the references JupyterLab cannot resolve, the figures' comments);
+  number, the names of the references JupyterLab cannot resolve, the figures' comments, the
+  links to a page that is not a notebook);
+* a reference to a label or a glossary term of such a page (the derivations, the glossary) is
+  stored as a link to the page's file that shows the target's lines in JupyterLab's editor,
+  and the book's build (book/_ext/chapter_numbering.py) and the plain edition read it back as
+  the reference (book/_ext/chapter_links.py; tests/test_jupyterlab.py clicks such links);
 * for every reference of every chapter ({prf:ref}, {ref}, {numref}) the name it shows is the
   same in the three editions: in JupyterLab (the role's text, or for a box of the same
   notebook the number jupyterlab-myst gives it, :func:`numbering.jupyterlab_names`;
@@ -13,7 +18,7 @@ name in the book, in JupyterLab and in the plain edition (tools/numbering.py).
   box's title, the comment of the figure's drawing line, the heading) and in the plain
   edition (the box's head, the figure's caption, the heading). A target on a page that is
   not a notebook (the derivations) is found in the book and on the plain edition's copy of
-  the page; JupyterLab shows the reference's name, not its raw label.
+  the page; in JupyterLab the reference shows its name and leads to the box's lines.
 """
 
 from __future__ import annotations
@@ -29,13 +34,20 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
 
+import chapter_links  # noqa: E402  (book/_ext: tools/numbering.py puts it on the path)
 import numbering  # noqa: E402
 import plain_edition as pe  # noqa: E402
 
 BOOK = numbering.targets()
+GLOSSARY = numbering.terms()
 PLAIN_BOOK = pe.Book(pe.chapters())
 NOTEBOOKS = numbering.notebooks()
 HTML = ROOT / "_build" / "html"
+
+
+def _markdown(path: Path) -> list[str]:
+    return [pe._src(c) for c in json.loads(path.read_text())["cells"]
+            if c["cell_type"] == "markdown"]
 
 
 def test_the_chapters_are_numbered_as_the_tool_writes_them():
@@ -76,19 +88,168 @@ def test_names_and_comments_are_written_where_jupyterlab_needs_them():
     assert numbering.front_matter(None) == ""
 
 
-# --- the names every edition shows -------------------------------------------------------------
+# --- the links to a page that is not a notebook --------------------------------------------------
 
-def _markdown(path: Path) -> list[str]:
-    return [pe._src(c) for c in json.loads(path.read_text())["cells"]
-            if c["cell_type"] == "markdown"]
+def test_a_reference_to_a_page_that_is_not_a_notebook_is_written_as_a_link_to_its_file():
+    box, section = BOOK["dv-finite-n"], BOOK["dv-sec-model"]
+    census, null_run = GLOSSARY["census"], GLOSSARY["null run"]
+    text = ("See {prf:ref}`dv-finite-n`, {prf:ref}`Conjecture 7 <dv-finite-n>`, "
+            "{prf:ref}`the finite-N fields <dv-finite-n>`, {ref}`dv-sec-model`, the "
+            "{term}`census` of {term}`null runs <null run>`, {term}`no such term`, "
+            "{prf:ref}`os-conj-bbp` and {prf:ref}`ts-conj-expansion`.")
+    out = numbering.with_names(text, "book/one_step", BOOK, GLOSSARY)
+    assert out == (
+        f'See [{box.name}](derivations.md#line={box.lines[2]} "prf:ref dv-finite-n"), '
+        f'[{box.name}](derivations.md#line={box.lines[2]} "prf:ref dv-finite-n"), '
+        f'[the finite-N fields](derivations.md#line={box.lines[2]} "prf:ref dv-finite-n"), '
+        f'[{section.name}](derivations.md#line={section.lines[2]} "ref dv-sec-model"), the '
+        f'[census](glossary.md#line={census.lines[2]} "term census") of '
+        f'[null runs](glossary.md#line={null_run.lines[2]} "term null run"), '
+        "{term}`no such term`, {prf:ref}`os-conj-bbp` and "
+        "{prf:ref}`Conjecture 2.1 <ts-conj-expansion>`.")
+    # written again, the same; read back, the references the book has always read
+    assert numbering.with_names(out, "book/one_step", BOOK, GLOSSARY) == out
+    assert chapter_links.with_roles(out) == (
+        f"See {{prf:ref}}`{box.name} <dv-finite-n>`, {{prf:ref}}`{box.name} <dv-finite-n>`, "
+        "{prf:ref}`the finite-N fields <dv-finite-n>`, "
+        f"{{ref}}`{section.name} <dv-sec-model>`, the {{term}}`census` of "
+        "{term}`null runs <null run>`, {term}`no such term`, {prf:ref}`os-conj-bbp` and "
+        "{prf:ref}`Conjecture 2.1 <ts-conj-expansion>`.")
+    # a page's own labels stay references; a page in another folder is linked relative
+    assert numbering.with_names("{prf:ref}`dv-model`", "book/derivations", BOOK) == (
+        "{prf:ref}`dv-model`")
+    assert numbering.with_names("{term}`census`", "book/sub/x", BOOK, GLOSSARY) == (
+        f'[census](../glossary.md#line={census.lines[2]} "term census")')
 
 
-def references() -> list[tuple[str, str, str, str | None]]:
-    """(the chapter's doc, the role, the label, the role's own text) of every reference."""
-    out = []
+def test_a_link_carries_no_text_it_cannot_read_back():
+    assert chapter_links.link("a [b] c", "p.md", 3, "term", "b") is None
+    assert chapter_links.link("b", "p.md", 3, "term", 'say "b"') is None
+    assert chapter_links.link("b", "p.md", 3, "doc", "b") is None
+    kept = "[text](derivations.md#dv-finite-n) and [t](glossary.md#line=3) stay as they are"
+    assert chapter_links.with_roles(kept) == kept
+    assert chapter_links.with_roles(
+        '[phase\nlines](../glossary.md#line=5 "term phase line")') == (
+        "{term}`phase\nlines <phase line>`")
+    assert [chapter_links.shown_line(10, last) for last in (12, 30, 31, 90)] == [12, 30, 30, 30]
+
+
+def _links(path: Path) -> list[re.Match]:
+    return [m for text in _markdown(path) for m in chapter_links.LINK.finditer(text)]
+
+
+def test_the_chapters_link_every_reference_to_a_page_that_is_not_a_notebook():
+    """No chapter stores a reference to a label or term of such a page as a role, which
+    JupyterLab cannot follow; every link it stores leads to the target's file."""
+    roles, links = [], 0
     for doc, _, path in NOTEBOOKS:
         for text in _markdown(path):
             for m in numbering.ROLE.finditer(text):
+                target = BOOK.get(numbering.cited_text(m.group("name"), m.group("text"))[1])
+                if target is not None and target.lines is not None and target.doc != doc:
+                    roles.append(f"{path.name}: {m.group(0)}")
+            for m in numbering.TERM_ROLE.finditer(text):
+                label = numbering.cited_text("term", m.group("text"))[1]
+                if label.lower() in GLOSSARY:
+                    roles.append(f"{path.name}: {m.group(0)}")
+        for m in _links(path):
+            links += 1
+            assert (path.parent / m.group("page")).resolve() == numbering.source(
+                (BOOK[m.group("target")] if m.group("role") != "term"
+                 else GLOSSARY[m.group("target").lower()]).doc), m.group(0)
+    assert not roles, f"run `make numbers`: {roles[:10]}"
+    assert links >= 60
+
+
+def _label_line(page: Path, role: str, target: str) -> int:
+    """The line (from 0) of the page's text where ``target`` is defined, found in the text
+    itself: a box's ``:label:`` line, a ``(label)=`` line, a glossary term's line."""
+    lines = page.read_text().split("\n")
+    wanted = ((lambda ln: ln.strip() == target) if role == "term" else
+              (lambda ln: ln.strip() in (f":label: {target}", f"({target})=")))
+    found = [i for i, line in enumerate(lines) if wanted(line)]
+    assert len(found) == 1, f"{page.name}: {target!r} is defined on lines {found}"
+    return found[0]
+
+
+LINKS = sorted({(path.name, m.group("page"), int(m.group("line")), m.group("role"),
+                 m.group("target")) for _, _, path in NOTEBOOKS for m in _links(path)})
+
+
+@pytest.mark.parametrize("chapter,page,line,role,target", LINKS,
+                         ids=[f"{c}:{t}" for c, _, _, _, t in LINKS])
+def test_a_link_shows_its_targets_lines_in_jupyterlabs_editor(chapter, page, line, role,
+                                                              target):
+    """JupyterLab scrolls the link's line just into view, at the bottom of the editor when it
+    opens the page: the line is in the target's block, at most LINE_SPAN lines below the
+    line that defines it (the box's fence is the line above its label)."""
+    path = ROOT / "book" / page
+    defined = _label_line(path, role, target)
+    first = defined - (role == "prf:ref")
+    assert first <= line <= first + chapter_links.LINE_SPAN, (
+        f"{chapter}: the link to {target} shows line {line}, {target} is defined on line "
+        f"{defined} of {page}")
+    block = path.read_text().split("\n")[first:line + 1]
+    if role == "prf:ref":
+        assert block[0].startswith("```{prf:") and "```" not in "".join(block[1:-1]), block
+    elif role == "term":
+        assert all(not ln.strip() or ln.startswith((" ", "\t")) for ln in block[1:]), block
+
+
+def test_the_books_build_reads_the_links_as_the_references_they_stand_for(monkeypatch):
+    """book/_ext/chapter_numbering.py, as Sphinx runs it on a chapter's source before MyST-NB
+    reads it: the front matter removed, every link the reference it stands for, nothing else
+    changed."""
+    sys.path.insert(0, str(ROOT / "book" / "_ext"))
+    import chapter_numbering
+
+    class App:
+        class env:
+            @staticmethod
+            def doc2path(docname):
+                return ROOT / f"{docname}.ipynb"
+
+    numbers = numbering.chapter_numbers()
+    monkeypatch.setattr(chapter_numbering, "_chapter_numbers", lambda app: numbers)
+    warnings = []
+    monkeypatch.setattr(chapter_numbering.logger, "warning",
+                        lambda *a, **k: warnings.append(a))
+    read = 0
+    for doc, _, path in NOTEBOOKS:
+        stored = json.loads(path.read_text())
+        source = [path.read_text()]
+        chapter_numbering._strip(App, doc, source)
+        nb = json.loads(source[0])
+        assert len(nb["cells"]) == len(stored["cells"])
+        first = True
+        for cell, before in zip(nb["cells"], stored["cells"]):
+            text = pe._src(cell)
+            if cell["cell_type"] != "markdown":
+                assert cell == before
+                continue
+            expected = pe._src(before)
+            if first:
+                expected, first = numbering.without_front_matter(expected), False
+            assert text == chapter_links.with_roles(expected)
+            assert not chapter_links.LINK.search(text) and "#line=" not in text
+            read += len(chapter_links.LINK.findall(pe._src(before)))
+    assert not warnings, warnings
+    assert read == len([m for _, _, p in NOTEBOOKS for m in _links(p)]) >= 60
+    two_steps = json.loads(numbering.source("book/two_steps").read_text())
+    source = [json.dumps(two_steps)]
+    chapter_numbering._strip(App, "book/two_steps", source)
+    assert f"{{prf:ref}}`{BOOK['dv-finite-n'].name} <dv-finite-n>`" in source[0]
+
+
+# --- the names every edition shows -------------------------------------------------------------
+
+def references() -> list[tuple[str, str, str, str | None]]:
+    """(the chapter's doc, the role, the label, the role's own text) of every reference, as
+    the book reads them (a link to another page as the reference it stands for)."""
+    out = []
+    for doc, _, path in NOTEBOOKS:
+        for text in _markdown(path):
+            for m in numbering.ROLE.finditer(numbering.with_roles(text)):
                 shown, label = numbering.cited_text(m.group("name"), m.group("text"))
                 out.append((doc, m.group(0), label, shown))
     return out

@@ -22,6 +22,11 @@ metadata, which JupyterLab does not show). So this script writes into each chapt
    every figure, cited with {ref}`Fig. 2.4 <fig-ts-phase>` (Sphinx's {numref} rejects a
    text without ``%s``); a reference inside the chapter to one of its boxes stays
    {prf:ref}`label`, which every edition shows by its number;
+   a reference to a label or a glossary term of a page that is not a notebook (the
+   derivations, the glossary) is written as a link to the page's file that JupyterLab follows,
+   ``[Conjecture 13](derivations.md#line=474 "prf:ref dv-finite-n")``, which the book's build
+   and the plain edition turn back into the reference ({prf:ref}`Conjecture 13 <dv-finite-n>`;
+   ``book/_ext/chapter_links.py`` says why and how);
 3. at each figure's drawing line the figure's name as a comment
    (``show(figures.phase_diagram(runs, stored["E3"]))  # Fig. 2.4``): where a JupyterLab
    reader, who sees no caption, finds the figure that the prose cites.
@@ -39,6 +44,7 @@ from __future__ import annotations
 import argparse
 import copy
 import json
+import posixpath
 import re
 import sys
 from dataclasses import dataclass
@@ -47,11 +53,14 @@ from pathlib import Path
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "book" / "_ext"))
+from chapter_links import link, shown_line, with_roles  # noqa: E402
 
 #: ```{name} argument ... ``` (three or more backticks; the closing fence has as many)
 DIRECTIVE = re.compile(r"^(?P<fence>`{3,})\{(?P<name>[^}]+)\}[ \t]*(?P<arg>[^\n]*)\n"
                        r"(?P<body>.*?)^(?P=fence)[ \t]*$\n?", re.M | re.S)
 ROLE = re.compile(r"\{(?P<name>prf:ref|ref|numref)\}`(?P<text>[^`]*)`")
+TERM_ROLE = re.compile(r"\{term\}`(?P<text>[^`]*)`")
 TARGET = re.compile(r"^\((?P<label>[A-Za-z0-9_\-:.]+)\)=[ \t]*\n(?P<heading>#+[ \t]+[^\n]+)?",
                     re.M)
 #: the front matter JupyterLab reads its numbering from (the first markdown cell's top)
@@ -71,14 +80,17 @@ WRITTEN = re.compile(r"^(?:Fig\.|Exercise|" + "|".join(k.title() for k in NUMBER
 @dataclass(frozen=True)
 class Target:
     """A label of the book: its document (``book/two_steps``), kind (``conjecture``,
-    ``exercise``, ``figure``, ``section``), the name every edition shows (``Conjecture 2.1``,
-    ``Fig. 2.4``; a section's heading), its title (a box's argument, a figure's caption)."""
+    ``exercise``, ``figure``, ``section``, ``term``), the name every edition shows
+    (``Conjecture 2.1``, ``Fig. 2.4``; a section's heading), its title (a box's argument, a
+    figure's caption), and on a page that is not a notebook its lines there (from 0: the
+    first, the last, and the one a chapter's link shows, book/_ext/chapter_links.py)."""
 
     label: str
     doc: str
     kind: str
     name: str
     title: str = ""
+    lines: tuple[int, int, int] | None = None
 
     @property
     def numbered(self) -> bool:
@@ -151,7 +163,9 @@ def targets(root: Path = ROOT) -> dict[str, Target]:
             counters[kind] = counters.get(kind, 0) + 1
             return f"{display} {'' if chapter is None else f'{chapter}.'}{counters[kind]}"
 
+        page = path.suffix == ".md"
         for what, item in _items(path):
+            lines = _lines(item) if page and what == "markdown" else None
             if what == "figure":
                 out[item["name"]] = Target(item["name"], doc, "figure",
                                            name("figure", FIGURE_NAME),
@@ -162,24 +176,65 @@ def targets(root: Path = ROOT) -> dict[str, Target]:
                 options = dict(re.findall(r"^:([\w-]+):[ \t]*(.*)$", m.group("body"), re.M))
                 numbered = (kind == "exercise" or (m.group("name").startswith("prf:")
                                                    and kind in NUMBERED_PROOFS))
+                at = lines and lines(m.start(), m.end())
                 if not numbered or "nonumber" in options:
                     if "label" in options:
                         out[options["label"]] = Target(options["label"], doc, kind,
                                                        m.group("arg").strip(),
-                                                       m.group("arg").strip())
+                                                       m.group("arg").strip(), at)
                     continue
                 shown = name(kind, kind.title())
                 if "label" in options:
                     out[options["label"]] = Target(options["label"], doc, kind, shown,
-                                                   m.group("arg").strip())
+                                                   m.group("arg").strip(), at)
             for m in TARGET.finditer(item):
+                # a section: to its next heading; a label on a paragraph or table: to its end
+                end = re.compile(r"^#+[ \t]" if m.group("heading") else r"\n[ \t]*\n", re.M)
+                stop = end.search(item, m.end())
+                at = lines and lines(m.start(), stop.start() if stop else len(item))
                 if m.group("heading"):
                     heading = _plain_heading(m.group("heading"))
                     out[m.group("label")] = Target(m.group("label"), doc, "section", heading,
-                                                   heading)
+                                                   heading, at)
                 else:                    # a label on something else (a paragraph, a table)
                     out[m.group("label")] = Target(m.group("label"), doc, "target",
-                                                   m.group("label"))
+                                                   m.group("label"), "", at)
+    return out
+
+
+def _lines(text: str):
+    """(start, end) offsets of a block of ``text`` -> (its first line, its last line that is
+    not blank, the line a link to it shows)."""
+    def at(start: int, end: int) -> tuple[int, int, int]:
+        block = text[start:end].rstrip()
+        first = text.count("\n", 0, start)
+        last = first + block.count("\n")
+        return first, last, shown_line(first, last)
+    return at
+
+
+GLOSSARY = re.compile(r"^(?P<fence>`{3,})\{glossary\}[^\n]*\n(?P<body>.*?)^(?P=fence)[ \t]*$",
+                      re.M | re.S)
+
+
+def terms(root: Path = ROOT) -> dict[str, Target]:
+    """term (lower case, as Sphinx matches a {term} role) -> :class:`Target` (kind ``term``)
+    for every term of a ``{glossary}`` on a page of the book that is not a notebook."""
+    out: dict[str, Target] = {}
+    for doc, _ in toc(root):
+        path = source(doc, root)
+        if path is None or path.suffix != ".md":
+            continue
+        text = path.read_text()
+        lines = _lines(text)
+        for g in GLOSSARY.finditer(text):
+            body, offset = g.group("body"), g.start("body")
+            heads = [m for m in re.finditer(r"^(?![ \t])(?P<term>\S[^\n]*)$", body, re.M)]
+            for i, m in enumerate(heads):
+                stop = heads[i + 1].start() if i + 1 < len(heads) else len(body)
+                term = m.group("term").strip()
+                out[term.lower()] = Target(term, doc, "term", term, term,
+                                           lines(offset + m.start(), offset + stop))
     return out
 
 
@@ -233,20 +288,46 @@ def cited_text(role: str, text: str) -> tuple[str | None, str]:
     return (m.group(1), m.group(2)) if m else (None, text.strip())
 
 
-def with_names(text: str, doc: str, book: dict[str, Target]) -> str:
+def _page_link(text: str, doc: str, target: Target, role: str, label: str) -> str | None:
+    """The link from ``doc`` that stands for the reference (None: the target is in a
+    notebook, or on ``doc`` itself)."""
+    if target.lines is None or target.doc == doc:
+        return None
+    page = posixpath.relpath(target.doc + ".md", posixpath.dirname(doc))
+    return link(text, page, target.lines[2], role, label)
+
+
+def with_names(text: str, doc: str, book: dict[str, Target],
+               glossary: dict[str, Target] | None = None) -> str:
     """``text`` (markdown of ``doc``) with every reference that JupyterLab cannot resolve
-    given the name the book shows as its text (see the module's docstring, 2.)."""
+    given the name the book shows as its text, and every reference to a label or term of a
+    page that is not a notebook (``glossary``: :func:`terms`) as a link to that page (see the
+    module's docstring, 2.)."""
+    glossary = glossary or {}
+
     def role(m):
         name, (shown, label) = m.group("name"), cited_text(m.group("name"), m.group("text"))
         target = book.get(label)
-        if target is None or (shown is not None and not WRITTEN.match(shown)):
-            return m.group(0)            # unknown (the build says so) or the author's words
+        if target is None:
+            return m.group(0)            # unknown (the build says so)
+        if shown is not None and not WRITTEN.match(shown):     # the author's words
+            return _page_link(shown, doc, target, name, label) or m.group(0)
         if target.kind == "figure":
-            return f"{{ref}}`{target.name} <{label}>`"
-        if target.doc == doc:
+            name = "ref"
+        elif target.doc == doc:
             return f"{{{name}}}`{label}`" if shown is not None else m.group(0)
-        return f"{{{name}}}`{target.name} <{label}>`"
-    return ROLE.sub(role, text)
+        return (_page_link(target.name, doc, target, name, label)
+                or f"{{{name}}}`{target.name} <{label}>`")
+
+    def term(m):
+        shown, label = cited_text("term", m.group("text"))
+        target = glossary.get(label.lower())
+        if target is None:
+            return m.group(0)
+        return _page_link(shown or label, doc, target, "term", label) or m.group(0)
+
+    text = with_roles(text)              # this script's links: the references they stand for
+    return TERM_ROLE.sub(term, ROLE.sub(role, text))
 
 
 #: the widest code line a page shows uncut (book/CONVENTIONS.md)
@@ -269,7 +350,7 @@ def with_figure_comment(code: str, name: str) -> str:
 
 
 def numbered_notebook(path: Path, doc: str, book: dict[str, Target],
-                      chapter: int | None) -> dict:
+                      chapter: int | None, glossary: dict[str, Target] | None = None) -> dict:
     """The notebook at ``path`` as this script writes it (a new dict)."""
     nb = copy.deepcopy(json.loads(path.read_text()))
     first = True
@@ -279,7 +360,7 @@ def numbered_notebook(path: Path, doc: str, book: dict[str, Target],
             if first:
                 text = front_matter(chapter) + without_front_matter(text)
                 first = False
-            text = with_names(text, doc, book)
+            text = with_names(text, doc, book, glossary)
         elif (fig := cell.get("metadata", {}).get("mystnb", {}).get("figure")) is not None:
             text = with_figure_comment(text, book[fig["name"]].name)
         else:
@@ -301,12 +382,12 @@ def notebooks(root: Path = ROOT) -> list[tuple[str, int | None, Path]]:
 def write(check: bool = False, root: Path = ROOT, only=None) -> list[Path]:
     """Write every chapter (or those of ``only``, paths) as :func:`numbered_notebook` makes
     it; with ``check``, write nothing and return the chapters that differ."""
-    book = targets(root)
+    book, glossary = targets(root), terms(root)
     changed = []
     for doc, chapter, path in notebooks(root):
         if only and path.resolve() not in {Path(p).resolve() for p in only}:
             continue
-        text = dumps(numbered_notebook(path, doc, book, chapter))
+        text = dumps(numbered_notebook(path, doc, book, chapter, glossary))
         if text != path.read_text():
             changed.append(path)
             if not check:

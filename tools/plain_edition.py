@@ -14,7 +14,9 @@ each chapter of the book (the ``.ipynb`` files of ``_toc.yml``) to ``book/plain/
   a box as "Conjecture 2.1", a figure as "Fig. 2.4", a section by its heading, each with a
   link to the plain notebook of another chapter or to the plain page of the derivations
   (``book/plain/derivations.md``); a chapter as a link to its plain notebook; a glossary
-  term ({term}`census`) as a link to the plain glossary (``book/plain/glossary.md``);
+  term ({term}`census`) as a link to the plain glossary (``book/plain/glossary.md``); the
+  links a chapter stores for JupyterLab to those pages' files (tools/numbering.py) are read as
+  the references they stand for;
   citations as "Author et al. (year)";
 * every box headed by its name and title (**Conjecture 2.1 (The companion derives: ...).**),
   each figure's caption (in the drawing cell's metadata in the book) as a markdown cell
@@ -317,7 +319,7 @@ def plain_markdown(text: str, book: Book, stem: str, anchors: bool = False) -> s
         head = f"**{kind} ({arg}).**" if arg else f"**{kind}.**"
         anchor = f'<a name="{opts["label"]}"></a>\n\n' if "label" in opts and anchors else ""
         return anchor + _quote(f"{head}\n\n{body}") + "\n"
-    text = numbering.without_front_matter(text)
+    text = numbering.with_roles(numbering.without_front_matter(text))
     text = TARGET.sub("", text)
     text = DIRECTIVE.sub(box, text)
     return plain_roles(text, book, stem).strip("\n")

@@ -9,7 +9,8 @@ The words counted are those a reader reads on the page: every markdown cell exce
 solutions (hidden in dropdowns, and gone from the student edition) and every figure's
 caption, with the MyST markup removed (directive fences and options, label lines, the
 numbering front matter, a role's name and target: {prf:ref}`Conjecture 2.1 <ts-conj-x>`
-counts as "Conjecture 2.1") and each {eval} role counted as one word. A formula counts its
+counts as "Conjecture 2.1", and so does the link tools/numbering.py writes for it to a page
+that is not a notebook) and each {eval} role counted as one word. A formula counts its
 symbols separated by spaces (``$\\alpha_1 + \\alpha_2 = 1/2$``: five), which is about the time
 it takes to read one. Code is not counted.
 
@@ -41,7 +42,7 @@ def _src(cell: dict) -> str:
 def prose(text: str) -> str:
     """A markdown cell's text as the reader reads it: no fences, options, labels or front
     matter; a role as its shown text (an {eval} role as one word)."""
-    text = numbering.without_front_matter(text)
+    text = numbering.with_roles(numbering.without_front_matter(text))
     text = re.sub(r"^(`{3,}|:{3,})\{[^}]+\}", "", text, flags=re.M)      # a fence's name
     text = re.sub(r"^(`{3,}|:{3,})[ \t]*$", "", text, flags=re.M)        # a closing fence
     text = re.sub(r"^:[\w-]+:.*$", "", text, flags=re.M)                 # an option line

@@ -7,6 +7,11 @@ reads a markdown cell's ``---`` line as a transition and the YAML as text, so th
 front matter from the notebook's text before MyST-NB parses it (Sphinx's ``source-read``),
 after checking that its number is the chapter's number in ``_toc.yml`` as Sphinx counts it
 (a stale one is a warning: the strict build fails).
+
+It also turns each chapter's links to a page that is not a notebook, which tools/numbering.py
+writes for JupyterLab ([Conjecture 13](derivations.md#line=474 "prf:ref dv-finite-n")), back
+into the references they stand for ({prf:ref}`Conjecture 13 <dv-finite-n>`;
+chapter_links.py), so that the book links and numbers them as before.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from __future__ import annotations
 import json
 import re
 
+from chapter_links import with_roles
 from sphinx.util import logging
 
 logger = logging.getLogger(__name__)
@@ -36,6 +42,25 @@ def _chapter_numbers(app) -> dict[str, int]:
     return numbers
 
 
+def _text(cell: dict) -> str:
+    src = cell.get("source", "")
+    return "".join(src) if isinstance(src, list) else src
+
+
+def _without_front_matter(app, docname: str, text: str) -> str:
+    m = FRONT_MATTER.match(text)
+    if m is None:
+        return text
+    expected = _chapter_numbers(app).get(docname)
+    stated = ENUMERATOR.search(m.group("yaml"))
+    if stated is None or expected is None or int(stated.group("chapter")) != expected:
+        logger.warning(f"{docname}: the numbering front matter says "
+                       f"{stated.group(0) if stated else m.group('yaml').strip()!r}, the "
+                       f"chapter's number is {expected}: run tools/numbering.py",
+                       location=docname)
+    return text[m.end():]
+
+
 def _strip(app, docname: str, source: list[str]) -> None:
     if not str(app.env.doc2path(docname)).endswith(".ipynb"):
         return
@@ -44,22 +69,15 @@ def _strip(app, docname: str, source: list[str]) -> None:
     except ValueError:
         return
     cells = [c for c in nb.get("cells", []) if c.get("cell_type") == "markdown"]
-    if not cells:
-        return
-    first = cells[0]
-    text = "".join(first["source"]) if isinstance(first["source"], list) else first["source"]
-    m = FRONT_MATTER.match(text)
-    if m is None:
-        return
-    expected = _chapter_numbers(app).get(docname)
-    stated = ENUMERATOR.search(m.group("yaml"))
-    if stated is None or expected is None or int(stated.group("chapter")) != expected:
-        logger.warning(f"{docname}: the numbering front matter says "
-                       f"{stated.group(0) if stated else m.group('yaml').strip()!r}, the "
-                       f"chapter's number is {expected}: run tools/numbering.py",
-                       location=docname)
-    first["source"] = text[m.end():]
-    source[0] = json.dumps(nb)
+    changed = False
+    for i, cell in enumerate(cells):
+        text = _text(cell)
+        new = with_roles(_without_front_matter(app, docname, text) if i == 0 else text)
+        if new != text:
+            cell["source"] = new
+            changed = True
+    if changed:
+        source[0] = json.dumps(nb)
 
 
 def setup(app):

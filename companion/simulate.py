@@ -65,8 +65,9 @@ def simulate(N: int = _D["N"], d: int | None = None, n: int | None = None,
     out, below the edge: what a term at the edge carries) and against W2's own edge off the
     powers of a (``spike_edge``) without it;
     each record also has ``strength_predicted``, the finite-N prediction of that term's
-    separate strength (:func:`companion.core.finite_n.predicted_terms`, book: dv-finite-n;
-    ``None`` for a fresh batch or an activation with a kink, where it is not derived);
+    separate strength (:func:`companion.core.finite_n.predicted_terms`, book: dv-finite-n,
+    for the run's batch, reused or fresh; ``None`` for an activation with a kink and for the
+    null run of a fresh batch, where it is not derived);
     ``n_spikes_predicted``: the count that prediction gives at this N, beside the measured
     ``n_outliers["W2_vs_null"]``: the terms k = 0..K_POWERS-1 (the first spike included)
     whose predicted separate strength exceeds ``spike_threshold_predicted``, the strength
@@ -173,16 +174,18 @@ def predicted_count(strengths, edge: float) -> tuple[int, float]:
 
 
 def _predicted(N: int, psi: float, alpha1, alpha2, batch, act, tgt, c1, c2, null: bool):
-    """Predicted separate strengths of the terms k = 0..K_POWERS-1 of the run and (with
-    ``null``) of its null run, indexed by ``null``; None where not derived (a fresh batch, an
-    activation with a kink). Only the links, mu* and the moments of y of the run's target
-    ``tgt`` matter."""
-    if batch != "reused" or not act.smooth:
+    """Predicted separate strengths of the terms k = 0..K_POWERS-1 of the run (its batch,
+    reused or fresh) and (with ``null``) of its null run, indexed by ``null``; the null run's
+    only for a reused batch, where it is derived; None for an activation with a kink. Only
+    the links, mu* and the moments of y of the run's target ``tgt`` matter."""
+    if not act.smooth:
         return None
+    nulls = (False, True) if null and batch == "reused" else (False,)
     # 12 nodes per dimension of a sample: enough for the strengths (cos^2 is not needed)
     return {is_null: predicted_terms(N, alpha1, alpha2, act, tgt, K=K_POWERS, psi=psi, c1=c1,
-                                     c2=c2, null=is_null, sample_nodes=12)["strength"]
-            for is_null in ((False, True) if null else (False,))}
+                                     c2=c2, batch=batch, null=is_null,
+                                     sample_nodes=12)["strength"]
+            for is_null in nulls}
 
 
 def _readout(run) -> dict:

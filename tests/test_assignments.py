@@ -41,7 +41,7 @@ def masters():
 
 def test_every_exercise_becomes_questions_with_points(masters):
     labels = {ex["label"] for stem in CHAPTERS for ex in assignments.exercises(stem)}
-    assert len(labels) == 23
+    assert len(labels) == 27
     questions = {}
     for nb in masters.values():
         for kind, text in _cells(nb):
@@ -57,7 +57,7 @@ def test_every_exercise_becomes_questions_with_points(masters):
             assert questions[f"{name}_written"]["manual"] is True, label
             assert questions[f"{name}_written"]["points"] > 0
     manual = [q for q in questions.values() if q.get("manual")]
-    assert len(manual) == 11, "8 derivations and 3 exercises without a checker"
+    assert len(manual) == 13, "9 derivations and 4 exercises without a checker"
 
 
 def test_every_checked_part_has_a_public_form_test_and_a_hidden_value_test(masters):
@@ -133,7 +133,7 @@ def test_the_questions_read_without_myst(masters):
 def test_every_hand_graded_question_has_a_rubric():
     assignments.check_rubrics()
     page = assignments.rubrics_page(CHAPTERS)
-    assert page.count("## ") == 11 and "points" in page
+    assert page.count("## ") == 13 and "points" in page
 
 
 def test_the_grader_installs_the_wheel_its_zip_carries_not_a_tag_or_branch():

@@ -151,7 +151,8 @@ SOLUTION_CHECK = re.compile(r"""check\(\s*["']([\w/-]+)["']""")
 
 
 def _solution_cells():
-    for stem in ["intro", "one_step", "two_steps", "reuse_vs_fresh", "finite_size"]:
+    for stem in ["intro", "one_step", "two_steps", "learned_directions", "reuse_vs_fresh",
+                 "finite_size"]:
         nb = json.loads((ROOT / "book" / f"{stem}.ipynb").read_text())
         for cell in nb["cells"]:
             source = "".join(cell["source"])
@@ -299,7 +300,7 @@ def test_the_package_holds_no_value_and_no_code_that_computes_one():
     # (companion.core.answers): the functions that compute the values (theory, experiments)
     # are not reachable from them
     modules = sorted((ROOT / "companion" / "chapters").glob("*/exercises.py"))
-    assert len(modules) == 5
+    assert len(modules) == 6      # one per chapter with exercises
     for path in modules:
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.ImportFrom) and node.module != "__future__":

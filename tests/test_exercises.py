@@ -23,7 +23,8 @@ import pytest
 from companion.exercises import ANSWERS, check
 
 ROOT = Path(__file__).resolve().parents[1]
-CHAPTERS = ["intro", "one_step", "two_steps", "reuse_vs_fresh", "finite_size"]
+CHAPTERS = ["intro", "one_step", "two_steps", "learned_directions", "reuse_vs_fresh",
+            "finite_size"]
 KINDS = ("derivation", "prediction, then simulation", "coding")
 META = re.compile(r"^\*\*(" + "|".join(KINDS) + r")\*\* · (easy|medium|hard) · about \d+ min$")
 EXERCISE = re.compile(r"```\{exercise\}[^\n]*\n:label: ([\w-]+)\n(.*?)```", re.S)

@@ -19,7 +19,8 @@ sys.path.insert(0, str(ROOT / "tools"))
 import student_edition  # noqa: E402
 import wheel  # noqa: E402
 
-CHAPTERS = ["intro", "one_step", "two_steps", "reuse_vs_fresh", "finite_size"]
+CHAPTERS = ["intro", "one_step", "two_steps", "learned_directions", "reuse_vs_fresh",
+            "finite_size"]
 LABEL = re.compile(r"```\{exercise\}[^\n]*\n:label: ([\w-]+)")
 
 

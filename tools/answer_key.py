@@ -30,6 +30,11 @@ ROOT = Path(__file__).resolve().parents[1]
 KEY_FILE = ROOT / "companion" / "exercises" / "key.json"
 
 from companion.chapters.finite_size.experiments import spike_growth_table  # noqa: E402
+from companion.chapters.learned_directions.experiments import E12_TARGET  # noqa: E402
+from companion.chapters.learned_directions.limits import (  # noqa: E402
+    fresh_level,
+    limit_content,
+)
 from companion.chapters.one_step.experiments import (  # noqa: E402
     noise_level,
     threshold_eta,
@@ -38,7 +43,10 @@ from companion.chapters.one_step.experiments import (  # noqa: E402
 from companion.chapters.reuse_vs_fresh.experiments import bounded_odd_link  # noqa: E402
 from companion.core.activations import shifted_tanh  # noqa: E402
 from companion.core.answers import Answer, fine_cells, key_entry  # noqa: E402
-from companion.core.gaussian import gaussian_expectation  # noqa: E402
+from companion.core.gaussian import (  # noqa: E402
+    gaussian_expectation,
+    normalized_hermite_moment,
+)
 from companion.core.targets import make_link, target_moments  # noqa: E402
 from companion.core.theory import (  # noqa: E402
     first_direction_alignment,
@@ -74,6 +82,34 @@ def _he2_noise() -> float:
 
 def _psi_level(psi: float) -> float:
     return float(u1_alignment(_he1().mu_star, _he1().second_moment, psi)[0])
+
+
+# --- learned_directions ----------------------------------------------------------------------
+
+def _moment(link, p: int, q: int = 0) -> float:
+    """E[z^q g(z)^p] of a Hermite link, exactly (integers and E z^m = (m - 1)!!)."""
+    return normalized_hermite_moment(link.hermite, p, q)
+
+
+def _e12_noise() -> tuple[float, float, float]:
+    """(E[z_2^2 y^2], E[y^2], mu*_2) of E12's target y = g_1(z_1) + g_2(z_2), computed
+    exactly (never quadrature: the key must not hold rounding noise of 8): expand y^2 with
+    z_1 independent of z_2 (book: dv-fresh-level)."""
+    g1, g2 = target_moments(E12_TARGET).links
+    z2y2 = (_moment(g1, 2) * _moment(g2, 0, 2) + 2 * _moment(g1, 1) * _moment(g2, 1, 2)
+            + _moment(g2, 2, 2))
+    y2 = _moment(g1, 2) + 2 * _moment(g1, 1) * _moment(g2, 1) + _moment(g2, 2)
+    return z2y2, y2, _moment(g2, 1, 1)
+
+
+def _first_step_level(with_norm: bool = True, with_mean: bool = True) -> float:
+    """The limit of d cos^2(u_1, beta*_2), n = d: the variance of u_1 along beta*_2 (times
+    n) over its squared norm |mu*|^2 + E[y^2] (ld-ex-noise); the flags drop a part of the
+    norm (likely mistakes)."""
+    z2y2, y2, mu2 = _e12_noise()
+    mu = target_moments(E12_TARGET).mu_star
+    norm = (float(mu @ mu) if with_mean else 0.0) + y2
+    return (z2y2 - mu2 ** 2) / (norm if with_norm else 1.0)
 
 
 # --- reuse_vs_fresh ---------------------------------------------------------------------------
@@ -157,6 +193,11 @@ EXPECTED: dict[str, Callable[[], Any]] = {
     "ts-ex-exponent/exponent": lambda: spike_exponent(0.38, 0.45, 2),
     "ts-ex-exponent/lambda": lambda: lambda_count(0.38, 0.45),
     "ts-ex-count": lambda: partial(n_spikes, activation="tanh"),
+    "ld-ex-noise/z2y2": lambda: _e12_noise()[0],
+    "ld-ex-noise/level": _first_step_level,
+    "ld-ex-fresh/level": lambda: fresh_level(1024, 0.30, 0.45, E12_TARGET, j=1),
+    "ld-ex-limit/psi1": lambda: list(limit_content(psi=1.0)[2]),
+    "ld-ex-limit/psi4": lambda: list(limit_content(psi=4.0)[2]),
     "rf-ex-gentle/zg3": lambda: bounded_odd_link("gentle").z_moment(3),
     "rf-ex-psi/reused": lambda: _he1_limit("reused", psi=2.0),
     "rf-ex-psi/fresh": lambda: _he1_limit("fresh", psi=2.0),
@@ -215,6 +256,25 @@ MISTAKES: dict[str, list[tuple[Callable[[], Any], str]]] = {
          "this counts every order k; with tanh only the even orders make outliers."),
         (lambda: _tanh_count_no_first_spike, "this leaves out the first spike."),
     ],
+    "ld-ex-noise/z2y2": [
+        (lambda: _e12_noise()[0] - 1.0,
+         "this leaves out the He_1 part of y: E[z_1^2 z_2^2] = 1 adds to it."),
+        (lambda: _e12_noise()[1],
+         "this factors E[z_2^2 y^2] as E[z_2^2] E[y^2]; z_2 and y are not independent."),
+    ],
+    "ld-ex-noise/level": [
+        (lambda: _first_step_level(with_norm=False),
+         "this is the variance along beta*_2 (times n); cos^2 divides it by |u_1|^2."),
+        (lambda: _first_step_level(with_mean=False),
+         "this leaves the mean mu* . beta* out of |u_1|^2."),
+    ],
+    "ld-ex-fresh/level": [
+        (lambda: _first_step_level() / 1024,
+         "this is the first step's direction u_1 alone; the fresh batch's first spike "
+         "follows eta1 u_1 + eta2 u_2."),
+    ],
+    "ld-ex-limit/psi4": [(lambda: list(limit_content(psi=1.0)[2]),
+                          "this is the limit at psi = 1.")],
     "rf-ex-psi/reused": [(lambda: _he1_limit("reused"), "this is the level at psi = 1.")],
     "rf-ex-psi/fresh": [(lambda: _he1_limit("fresh"), "this is the level at psi = 1.")],
     "rf-ex-he3/zg3": [(lambda: make_link("he3").z_moment(3) * 6 ** 1.5,

@@ -64,7 +64,8 @@ import wheel  # noqa: E402
 
 from companion.exercises import ANSWERS  # noqa: E402
 
-CHAPTERS = ["intro", "one_step", "two_steps", "reuse_vs_fresh", "finite_size"]
+CHAPTERS = ["intro", "one_step", "two_steps", "learned_directions", "reuse_vs_fresh",
+            "finite_size"]
 RUBRICS = ROOT / "tools" / "rubrics.yml"
 OUT = ROOT / "_build" / "assignments"
 #: a hidden test's tolerance, in units of the stated one (check accepts at most 1.5)

@@ -16,7 +16,8 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-CHAPTERS = ["intro", "one_step", "two_steps", "reuse_vs_fresh", "finite_size"]
+CHAPTERS = ["intro", "one_step", "two_steps", "learned_directions", "reuse_vs_fresh",
+            "finite_size"]
 PAGE = ROOT / "book" / "instructors.md"
 START, END = "<!-- exercise table: start -->", "<!-- exercise table: end -->"
 EXERCISE = re.compile(r"```\{exercise\} ([^\n]*)\n:label: ([\w-]+)\n\s*\*\*([^*]+)\*\* · "

@@ -99,7 +99,8 @@ STUDENT_TEXT = [
                 r"(\s+)%pip install --quiet \"two-vs-one-step\[notebooks\] @ "
                 r"(git\+https://github\.com/[\w.-]+/[\w.-]+)\""),
      lambda m: install_cell(m.group(1), m.group(2)),
-     {"intro", "one_step", "two_steps", "reuse_vs_fresh", "finite_size", "explorer"}),
+     {"intro", "one_step", "two_steps", "learned_directions", "reuse_vs_fresh", "finite_size",
+      "explorer"}),
 ]
 
 

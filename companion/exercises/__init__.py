@@ -27,6 +27,7 @@ from typing import Any
 
 from companion.chapters.finite_size import exercises as finite_size
 from companion.chapters.intro import exercises as intro
+from companion.chapters.learned_directions import exercises as learned_directions
 from companion.chapters.one_step import exercises as one_step
 from companion.chapters.reuse_vs_fresh import exercises as reuse_vs_fresh
 from companion.chapters.two_steps import exercises as two_steps
@@ -34,7 +35,7 @@ from companion.core.answers import Answer, Feedback, compare, compare_form
 
 #: label (or label/part) -> Answer, over the whole book
 ANSWERS: dict[str, Answer] = {}
-for _module in (intro, one_step, two_steps, reuse_vs_fresh, finite_size):
+for _module in (intro, one_step, two_steps, learned_directions, reuse_vs_fresh, finite_size):
     for _label, _spec in _module.ANSWERS.items():
         if _label in ANSWERS:
             raise RuntimeError(f"exercise answer {_label!r} is registered twice")

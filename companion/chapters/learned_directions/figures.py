@@ -15,7 +15,7 @@ from companion.chapters.learned_directions.experiments import (
     direction_carriers,
     full_size,
 )
-from companion.chapters.learned_directions.limits import content_path, limit_content
+from companion.chapters.learned_directions.limits import content_path, fresh_level, limit_content
 from companion.chapters.learned_directions.transects import RUNS, TRANSECTS
 from companion.core import intervals
 from companion.core import plotting as cplt
@@ -427,7 +427,10 @@ def content_path_figure(runs: Runs | None = None):
     (dotted, :func:`~companion.chapters.learned_directions.limits.limit_content`); markers,
     the stored E12 runs' k = 2 spike (reused batch, counted or not; seed means, 95% t
     intervals) with each direction and the fresh level of beta*_2 (the largest of any
-    fresh-batch spike on the powers of a); grey dotted: chance 1/N."""
+    fresh-batch spike on the powers of a), beside the fresh batch's predicted first spike
+    (dash-dotted: the noise of u_1 and u_2 along beta*_2,
+    :func:`~companion.chapters.learned_directions.limits.fresh_level`; the finite-N
+    prediction gives its terms no beta*_2); grey dotted: chance 1/N."""
     path = content_path()
     lim = limit_content()
     fig, ax = _new_figure()
@@ -438,9 +441,12 @@ def content_path_figure(runs: Runs | None = None):
     for value, color in ((lim[2, 1], he3), (lim[2, 0], he1)):
         ax.axhline(value, color=color, linestyle=":", linewidth=1.2)
     ax.plot(path["N"], 1.0 / path["N"], color=cplt.PALETTE["null"], linestyle=":",
-            linewidth=1, label="chance $1/N$")
+            linewidth=1)                      # in the caption: six entries in the legend
+    point = E12_POINTS[0]
+    ax.plot(path["N"], [fresh_level(int(n), *point) for n in path["N"]],
+            color=cplt.PALETTE["fresh"], linestyle="-.", linewidth=1.2,
+            label="fresh first spike, predicted")
     if runs is not None and len(runs):
-        point = E12_POINTS[0]
         series = [(content_by_N(runs, point, j=1), "reused", "mean", he3, "o",
                    r"$k = 2$ spike, $\beta^*_2$"),
                   (content_by_N(runs, point, j=0), "reused", "mean", he1, "D",
@@ -464,6 +470,12 @@ def content_path_figure(runs: Runs | None = None):
     ax.set_ylim(1e-5, 0.2)
     ax.set_xlabel("$N$")
     ax.set_ylabel(r"$\cos^2$ of the $k = 2$ part")
-    fig.legend(*ax.get_legend_handles_labels(), loc="upper center", ncol=3, fontsize=8.5,
-               bbox_to_anchor=(0.5, 0.0), columnspacing=0.9, handletextpad=0.4)
+    # one column per kind: the prediction's lines, the k = 2 spike, the fresh batch
+    found = dict(zip(*reversed(ax.get_legend_handles_labels())))
+    order = [r"predicted, $\beta^*_2$", r"predicted, $\beta^*_1$", r"$k = 2$ spike, $\beta^*_2$",
+             r"$k = 2$ spike, $\beta^*_1$", r"fresh level, $\beta^*_2$",
+             "fresh first spike, predicted"]
+    shown = [label for label in order if label in found]
+    fig.legend([found[label] for label in shown], shown, loc="upper center", ncol=3,
+               fontsize=8.5, bbox_to_anchor=(0.5, 0.0), columnspacing=0.9, handletextpad=0.4)
     return fig

@@ -71,8 +71,8 @@ def doc_link(text: str, page: str, target: str, explicit: bool) -> str | None:
     """The link that stands for {doc}`target` (``explicit``: {doc}`text <target>`) and shows
     ``text`` (the page's title, or the role's own text), None where a link cannot carry it:
     no text, brackets in it, a quote or an angle bracket in the target."""
-    if (not text.strip() or re.search(r"[\[\]]", text) or re.search(r'["<>\n]', target) or not target.strip()
-            or target != target.strip() or re.search(r'[\s()"#]', page)
+    if (not text.strip() or re.search(r"[\[\]]", text) or re.search(r'["<>\n]', target)
+            or not target.strip() or target != target.strip() or re.search(r'[\s()"#]', page)
             or not page.endswith((".ipynb", ".md"))):
         return None
     return f'[{text}]({page} "doc {f"<{target}>" if explicit else target}")'

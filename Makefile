@@ -43,7 +43,7 @@ book: venv
 # book's names of its boxes, exercises and figures (the numbering front matter, the names of
 # the references JupyterLab cannot resolve, a comment on each figure's drawing line, and a
 # reference to the derivations or the glossary as a link to the page's lines that JupyterLab
-# follows);
+# follows, a {doc} reference as a link to the page's file with its title);
 # tests/test_numbering.py checks the chapters are current. Markdown and comments only: no
 # chapter needs executing again.
 numbers: venv

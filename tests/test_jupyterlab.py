@@ -27,7 +27,8 @@ reader's change (edit a cell, Run All again, the sentence changes).
 A chapter's reference to the derivations or the glossary, stored as a link to the page's
 lines (tools/numbering.py, book/_ext/chapter_links.py), is clicked: the page opens in
 JupyterLab's editor with the cursor on the link's line and the box's (the term's) first
-lines in view.
+lines in view. A chapter's reference to another chapter ({doc}`two_steps`), stored as a link
+to the notebook with its title as the text, is clicked too: the notebook opens at its top.
 
 Marked ``slow`` (it executes every chapter once more, about as long as the build).
 Skipped without chromium or playwright, unless COMPANION_REQUIRE_BROWSER=1.
@@ -404,3 +405,70 @@ def test_a_link_to_a_page_opens_it_at_the_targets_lines(lab, page):
     assert defines in [ln.strip() for ln in state["visible"]], (
         f"{shown!r} ({chapter.name}): {defines!r} is not in view at line {line} of "
         f"{page.name}; in view: {state['visible'][:3]} ... {state['visible'][-3:]}")
+
+
+def _first_doc_link(suffix: str) -> tuple[Path, re.Match, Path]:
+    """The first chapter with a link to another page as a whole (tools/numbering.py writes a
+    {doc} reference so) whose file ends with ``suffix`` and is served, the link, its file."""
+    served = {p.name: p for p in CHAPTERS + PAGES}
+    for path in CHAPTERS:
+        for cell in json.loads(path.read_text())["cells"]:
+            if cell["cell_type"] != "markdown":
+                continue
+            for m in chapter_links.DOC_LINK.finditer(plain_edition._src(cell)):
+                name = m.group("page")
+                if name.endswith(suffix) and name in served and name != path.name:
+                    return path, m, served[name]
+    pytest.fail(f"no chapter links to a served {suffix} page as a whole")
+
+
+@pytest.mark.parametrize("suffix", [".ipynb", ".md"], ids=["notebook", "page"])
+def test_a_link_to_a_chapter_opens_it_at_its_top(lab, suffix):
+    """Click a chapter's link that stands for {doc}`two_steps`: it shows the page's title, and
+    JupyterLab opens the notebook (a page that is not a notebook: in its editor) at its top,
+    its title in view. The stored chapter is opened, not run."""
+    chapter, link, target = _first_doc_link(suffix)
+    target_path = f"linked/{target.name}"
+    tab = _open(lab, f"linked/{chapter.name}")
+    tab.evaluate("() => { window._chapter = window.jupyterapp.shell.currentWidget; }")
+    anchor = tab.locator(f"a[data-commandlinker-args*='\"path\":\"{target_path}\"']"
+                         ":not([data-commandlinker-args*='#line='])").first
+    anchor.wait_for(timeout=240_000)
+    shown = anchor.inner_text()
+    anchor.click()
+    # a notebook: once its first cell is rendered (jupyterlab-myst takes a few seconds)
+    opened = ("w.content && w.content.widgets && w.content.node.querySelector('h1')"
+              if suffix == ".ipynb" else "w.content && w.content.editor")
+    tab.wait_for_function(
+        """(path) => { const w = window.jupyterapp.shell.currentWidget;
+                       return w && w.context && w.context.path === path
+                              && """ + opened + "; }",
+        arg=target_path, timeout=120_000)
+    tab.wait_for_timeout(2000)
+    state = tab.evaluate(
+        """() => { const w = window.jupyterapp.shell.currentWidget;
+                   const inView = (node, box) => { const r = node.getBoundingClientRect();
+                     return r.top >= box.top - 1 && r.bottom <= box.bottom + 1; };
+                   if (w.content.editor) {
+                     const box = w.node.querySelector('.cm-scroller').getBoundingClientRect();
+                     return {kind: 'editor',
+                             titles: Array.from(w.node.querySelectorAll('.cm-line'))
+                               .filter(l => inView(l, box)).map(l => l.textContent)}; }
+                   const box = w.content.node.getBoundingClientRect();
+                   return {kind: 'notebook',
+                           titles: Array.from(w.content.node.querySelectorAll('h1'))
+                             .filter(h => inView(h, box))
+                             .map(h => h.textContent.replace(/\u00b6$/, '').trim())}; }""")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    tab.screenshot(path=str(SHOTS / f"doc-link-to-{target.stem}.png"))
+    tab.evaluate("""() => { const shell = window.jupyterapp.shell;
+                            for (const w of [window._chapter, shell.currentWidget])
+                              if (w && w.sessionContext) w.sessionContext.shutdown(); }""")
+    tab.close()
+    title = numbering.titles()["book/" + target.stem]
+    assert shown == title == link.group("text"), (shown, title)
+    assert state["kind"] == ("notebook" if suffix == ".ipynb" else "editor"), state
+    wanted = title if suffix == ".ipynb" else f"# {title}"
+    assert wanted in state["titles"], (
+        f"the link {shown!r} of {chapter.name} opened {target.name} without its title "
+        f"{wanted!r} in view; in view: {state['titles'][:5]}")

@@ -8,6 +8,9 @@ name in the book, in JupyterLab and in the plain edition (tools/numbering.py).
   stored as a link to the page's file that shows the target's lines in JupyterLab's editor,
   and the book's build (book/_ext/chapter_numbering.py) and the plain edition read it back as
   the reference (book/_ext/chapter_links.py; tests/test_jupyterlab.py clicks such links);
+* a reference to another page as a whole, {doc}`one_step`, is stored as a link to the page's
+  file with the page's title as its text, which JupyterLab opens at its top, and the book's
+  build and the plain edition read it back as the role as it was written;
 * for every reference of every chapter ({prf:ref}, {ref}, {numref}) the name it shows is the
   same in the three editions: in JupyterLab (the role's text, or for a box of the same
   notebook the number jupyterlab-myst gives it, :func:`numbering.jupyterlab_names`;
@@ -40,6 +43,7 @@ import plain_edition as pe  # noqa: E402
 
 BOOK = numbering.targets()
 GLOSSARY = numbering.terms()
+TITLES = numbering.titles()
 PLAIN_BOOK = pe.Book(pe.chapters())
 NOTEBOOKS = numbering.notebooks()
 HTML = ROOT / "_build" / "html"
@@ -134,6 +138,83 @@ def test_a_link_carries_no_text_it_cannot_read_back():
     assert [chapter_links.shown_line(10, last) for last in (12, 30, 31, 90)] == [12, 30, 30, 30]
 
 
+# --- the links to another page as a whole ------------------------------------------------------
+
+def test_a_reference_to_a_page_is_written_as_a_link_to_its_file_with_its_title():
+    assert TITLES["book/one_step"] == "One step: a rank-one spike"
+    assert TITLES["book/intro"] == "Introduction: two steps versus one"
+    assert TITLES["book/glossary"] == "Glossary"
+    text = ("See {doc}`one_step`, {doc}`the first chapter <one_step>`, {doc}`glossary`, "
+            "{doc}`/book/learned_directions`, {doc}`no_such_page` and\n{doc}`the\nintro "
+            "<intro>`.")
+    out = numbering.with_names(text, "book/two_steps", BOOK, GLOSSARY, TITLES)
+    assert out == (
+        'See [One step: a rank-one spike](one_step.ipynb "doc one_step"), '
+        '[the first chapter](one_step.ipynb "doc <one_step>"), '
+        '[Glossary](glossary.md "doc glossary"), '
+        '[What each outlier learns](learned_directions.ipynb "doc /book/learned_directions"), '
+        '{doc}`no_such_page` and\n[the\nintro](intro.ipynb "doc <intro>").')
+    # written again, the same; read back, the roles as they were written
+    assert numbering.with_names(out, "book/two_steps", BOOK, GLOSSARY, TITLES) == out
+    assert chapter_links.with_roles(out) == text
+    # a stale title is written anew; a page in another folder is linked relative
+    stale = '[One step](one_step.ipynb "doc one_step")'
+    assert numbering.with_names(stale, "book/two_steps", BOOK, GLOSSARY, TITLES) == (
+        '[One step: a rank-one spike](one_step.ipynb "doc one_step")')
+    assert numbering.with_names("{doc}`../one_step`", "book/sub/x", BOOK, GLOSSARY,
+                                TITLES) == (
+        '[One step: a rank-one spike](../one_step.ipynb "doc ../one_step")')
+    # no titles given: the role stays
+    assert numbering.with_names("{doc}`one_step`", "book/two_steps", BOOK) == (
+        "{doc}`one_step`")
+
+
+def test_a_doc_link_carries_no_text_it_cannot_read_back():
+    assert chapter_links.doc_link("a [b] c", "b.ipynb", "b", False) is None
+    assert chapter_links.doc_link(" ", "b.ipynb", "b", True) is None
+    assert chapter_links.doc_link("b", "b.ipynb", 'say "b"', False) is None
+    assert chapter_links.doc_link("b", "b.ipynb", "<b>", False) is None
+    assert chapter_links.doc_link("b", "b.txt", "b", False) is None
+    assert chapter_links.doc_link("b", "b.ipynb", "b", True) == '[b](b.ipynb "doc <b>")'
+    kept = ('[text](one_step.ipynb) and [t](one_step.ipynb#top "doc one_step") and '
+            '[u](one_step.ipynb "see one_step") stay as they are')
+    assert chapter_links.with_roles(kept) == kept
+
+
+def _doc_links(path: Path) -> list[re.Match]:
+    return [m for text in _markdown(path) for m in chapter_links.DOC_LINK.finditer(text)]
+
+
+def test_the_chapters_link_every_reference_to_a_page_and_store_no_doc_role():
+    """No chapter stores a {doc} role, which JupyterLab shows as the raw name; every link
+    that stands for one leads to the page's file and shows its title (or the role's text)."""
+    roles, links = [], 0
+    for doc, _, path in NOTEBOOKS:
+        for text in _markdown(path):
+            roles += [f"{path.name}: {m.group(0)}" for m in numbering.DOC_ROLE.finditer(text)]
+        for m in _doc_links(path):
+            links += 1
+            target = m.group("target")
+            name = numbering._doc_target(target.strip("<>"), doc)
+            assert (path.parent / m.group("page")).resolve() == numbering.source(name), (
+                m.group(0))
+            if not target.startswith("<"):
+                assert m.group("text") == TITLES[name], m.group(0)
+    assert not roles, f"run `make numbers`: {roles[:10]}"
+    assert links >= 40
+
+
+def test_every_chapter_reads_back_as_it_was_written():
+    """Round trip: each chapter's markdown, its links read back as roles and written again,
+    is the chapter as stored; read back, it holds no link this script writes."""
+    for doc, _, path in NOTEBOOKS:
+        for text in _markdown(path):
+            read = chapter_links.with_roles(text)
+            assert not chapter_links.LINK.search(read) and not chapter_links.DOC_LINK.search(
+                read), path.name
+            assert numbering.with_names(read, doc, BOOK, GLOSSARY, TITLES) == text, path.name
+
+
 def _links(path: Path) -> list[re.Match]:
     return [m for text in _markdown(path) for m in chapter_links.LINK.finditer(text)]
 
@@ -214,7 +295,7 @@ def test_the_books_build_reads_the_links_as_the_references_they_stand_for(monkey
     warnings = []
     monkeypatch.setattr(chapter_numbering.logger, "warning",
                         lambda *a, **k: warnings.append(a))
-    read = 0
+    read = doc_read = 0
     for doc, _, path in NOTEBOOKS:
         stored = json.loads(path.read_text())
         source = [path.read_text()]
@@ -232,13 +313,17 @@ def test_the_books_build_reads_the_links_as_the_references_they_stand_for(monkey
                 expected, first = numbering.without_front_matter(expected), False
             assert text == chapter_links.with_roles(expected)
             assert not chapter_links.LINK.search(text) and "#line=" not in text
+            assert not chapter_links.DOC_LINK.search(text)
             read += len(chapter_links.LINK.findall(pe._src(before)))
+            doc_read += len(chapter_links.DOC_LINK.findall(pe._src(before)))
     assert not warnings, warnings
     assert read == len([m for _, _, p in NOTEBOOKS for m in _links(p)]) >= 60
+    assert doc_read == len([m for _, _, p in NOTEBOOKS for m in _doc_links(p)]) >= 40
     two_steps = json.loads(numbering.source("book/two_steps").read_text())
     source = [json.dumps(two_steps)]
     chapter_numbering._strip(App, "book/two_steps", source)
     assert f"{{prf:ref}}`{BOOK['dv-finite-n'].name} <dv-finite-n>`" in source[0]
+    assert "{doc}`learned_directions`" in source[0]
 
 
 # --- the names every edition shows -------------------------------------------------------------

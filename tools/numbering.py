@@ -26,7 +26,11 @@ metadata, which JupyterLab does not show). So this script writes into each chapt
    derivations, the glossary) is written as a link to the page's file that JupyterLab follows,
    ``[Conjecture 13](derivations.md#line=474 "prf:ref dv-finite-n")``, which the book's build
    and the plain edition turn back into the reference ({prf:ref}`Conjecture 13 <dv-finite-n>`;
-   ``book/_ext/chapter_links.py`` says why and how);
+   ``book/_ext/chapter_links.py`` says why and how); and a reference to a page as a whole,
+   {doc}`one_step`, which JupyterLab shows as its raw name, is written as a link to the
+   page's file with the page's title as its text (the role's own text where it has one),
+   ``[One step: a rank-one spike](one_step.ipynb "doc one_step")``, which JupyterLab opens
+   at its top and the book's build and the plain edition turn back into the role as written;
 3. at each figure's drawing line the figure's name as a comment
    (``show(figures.phase_diagram(runs, stored["E3"]))  # Fig. 2.4``): where a JupyterLab
    reader, who sees no caption, finds the figure that the prose cites.
@@ -54,13 +58,14 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "book" / "_ext"))
-from chapter_links import link, shown_line, with_roles  # noqa: E402
+from chapter_links import doc_link, link, shown_line, with_roles  # noqa: E402
 
 #: ```{name} argument ... ``` (three or more backticks; the closing fence has as many)
 DIRECTIVE = re.compile(r"^(?P<fence>`{3,})\{(?P<name>[^}]+)\}[ \t]*(?P<arg>[^\n]*)\n"
                        r"(?P<body>.*?)^(?P=fence)[ \t]*$\n?", re.M | re.S)
 ROLE = re.compile(r"\{(?P<name>prf:ref|ref|numref)\}`(?P<text>[^`]*)`")
 TERM_ROLE = re.compile(r"\{term\}`(?P<text>[^`]*)`")
+DOC_ROLE = re.compile(r"\{doc\}`(?P<text>[^`]*)`")
 TARGET = re.compile(r"^\((?P<label>[A-Za-z0-9_\-:.]+)\)=[ \t]*\n(?P<heading>#+[ \t]+[^\n]+)?",
                     re.M)
 #: the front matter JupyterLab reads its numbering from (the first markdown cell's top)
@@ -238,6 +243,25 @@ def terms(root: Path = ROOT) -> dict[str, Target]:
     return out
 
 
+def titles(root: Path = ROOT) -> dict[str, str]:
+    """doc -> its title (its first ``# `` heading, as the book shows it in a {doc} reference)
+    for every document of ``_toc.yml`` that has one."""
+    out = {}
+    for doc, _ in toc(root):
+        path = source(doc, root)
+        if path is None:
+            continue
+        for what, item in _items(path):
+            if what != "markdown":
+                continue
+            m = re.search(r"^#[ \t]+(?P<title>[^\n]*?)[ \t]*$", without_front_matter(item),
+                          re.M)
+            if m:
+                out[doc] = m.group("title")
+                break
+    return out
+
+
 def chapter_numbers(root: Path = ROOT) -> dict[str, int]:
     """doc -> chapter number, for the numbered chapters."""
     return {doc: n for doc, n in toc(root) if n is not None}
@@ -297,13 +321,23 @@ def _page_link(text: str, doc: str, target: Target, role: str, label: str) -> st
     return link(text, page, target.lines[2], role, label)
 
 
+def _doc_target(target: str, doc: str) -> str:
+    """The document a {doc} role of ``doc`` names (as Sphinx reads it: relative to ``doc``'s
+    folder, or to the book's root with a leading ``/``)."""
+    if target.startswith("/"):
+        return posixpath.normpath(target.lstrip("/"))
+    return posixpath.normpath(posixpath.join(posixpath.dirname(doc), target))
+
+
 def with_names(text: str, doc: str, book: dict[str, Target],
-               glossary: dict[str, Target] | None = None) -> str:
+               glossary: dict[str, Target] | None = None,
+               pages: dict[str, str] | None = None, root: Path = ROOT) -> str:
     """``text`` (markdown of ``doc``) with every reference that JupyterLab cannot resolve
-    given the name the book shows as its text, and every reference to a label or term of a
-    page that is not a notebook (``glossary``: :func:`terms`) as a link to that page (see the
-    module's docstring, 2.)."""
-    glossary = glossary or {}
+    given the name the book shows as its text, every reference to a label or term of a
+    page that is not a notebook (``glossary``: :func:`terms`) as a link to that page, and
+    every {doc} reference to a page of ``pages`` (:func:`titles`) as a link to its file (see
+    the module's docstring, 2.)."""
+    glossary, pages = glossary or {}, pages or {}
 
     def role(m):
         name, (shown, label) = m.group("name"), cited_text(m.group("name"), m.group("text"))
@@ -326,8 +360,18 @@ def with_names(text: str, doc: str, book: dict[str, Target],
             return m.group(0)
         return _page_link(shown or label, doc, target, "term", label) or m.group(0)
 
+    def page(m):
+        shown, target = cited_text("doc", m.group("text"))
+        name = _doc_target(target, doc)
+        path = source(name, root) if name in pages else None
+        if path is None:
+            return m.group(0)            # not a page of the book (the build says so)
+        file = posixpath.relpath(name + path.suffix, posixpath.dirname(doc))
+        return (doc_link(pages[name] if shown is None else shown, file, target,
+                         shown is not None) or m.group(0))
+
     text = with_roles(text)              # this script's links: the references they stand for
-    return TERM_ROLE.sub(term, ROLE.sub(role, text))
+    return DOC_ROLE.sub(page, TERM_ROLE.sub(term, ROLE.sub(role, text)))
 
 
 #: the widest code line a page shows uncut (book/CONVENTIONS.md)
@@ -350,7 +394,8 @@ def with_figure_comment(code: str, name: str) -> str:
 
 
 def numbered_notebook(path: Path, doc: str, book: dict[str, Target],
-                      chapter: int | None, glossary: dict[str, Target] | None = None) -> dict:
+                      chapter: int | None, glossary: dict[str, Target] | None = None,
+                      pages: dict[str, str] | None = None) -> dict:
     """The notebook at ``path`` as this script writes it (a new dict)."""
     nb = copy.deepcopy(json.loads(path.read_text()))
     first = True
@@ -360,7 +405,7 @@ def numbered_notebook(path: Path, doc: str, book: dict[str, Target],
             if first:
                 text = front_matter(chapter) + without_front_matter(text)
                 first = False
-            text = with_names(text, doc, book, glossary)
+            text = with_names(text, doc, book, glossary, pages)
         elif (fig := cell.get("metadata", {}).get("mystnb", {}).get("figure")) is not None:
             text = with_figure_comment(text, book[fig["name"]].name)
         else:
@@ -382,12 +427,12 @@ def notebooks(root: Path = ROOT) -> list[tuple[str, int | None, Path]]:
 def write(check: bool = False, root: Path = ROOT, only=None) -> list[Path]:
     """Write every chapter (or those of ``only``, paths) as :func:`numbered_notebook` makes
     it; with ``check``, write nothing and return the chapters that differ."""
-    book, glossary = targets(root), terms(root)
+    book, glossary, pages = targets(root), terms(root), titles(root)
     changed = []
     for doc, chapter, path in notebooks(root):
         if only and path.resolve() not in {Path(p).resolve() for p in only}:
             continue
-        text = dumps(numbered_notebook(path, doc, book, chapter, glossary))
+        text = dumps(numbered_notebook(path, doc, book, chapter, glossary, pages))
         if text != path.read_text():
             changed.append(path)
             if not check:

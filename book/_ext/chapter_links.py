@@ -1,5 +1,5 @@
-"""A chapter's reference to a page of the book that is not a notebook, as a link JupyterLab
-follows, and back.
+"""A chapter's reference to a page of the book that is not a notebook, or to another page as a
+whole, as a link JupyterLab follows, and back.
 
 JupyterLab (4.4.9 with jupyterlab-myst 2.7.0, as requirements.txt pins them) resolves no label
 of another file: {prf:ref}`Conjecture 13 <dv-finite-n>` in a chapter shows its text and links
@@ -22,6 +22,18 @@ MyST-NB reads the chapter (chapter_numbering.py), so the book links and numbers 
 always did, and so do the plain edition (tools/plain_edition.py, which links to the page on
 GitHub) and every tool that reads a chapter's references.
 
+A reference to a page as a whole, {doc}`one_step`, is no better off in JupyterLab: it shows
+the raw name, ``one_step``, and links nowhere. tools/numbering.py writes it as a link to the
+page's file with the page's title (its ``# Title``) as the text, the title the book shows,
+
+    [One step: a rank-one spike](one_step.ipynb "doc one_step")
+
+which JupyterLab opens at its top (a notebook as a notebook, a ``.md`` page in its editor),
+as a {doc} reference means; a role with its own text keeps that text, and the link's title
+keeps the role's target in angle brackets, ``[the first chapter](one_step.ipynb "doc
+<one_step>")``, so that :func:`with_roles` gives back the role as it was written,
+{doc}`one_step` or {doc}`the first chapter <one_step>` (see :func:`doc_link`).
+
 No Sphinx here: tools/numbering.py imports this module too.
 """
 
@@ -36,6 +48,10 @@ LINE_SPAN = 20
 LINK = re.compile(r"\[(?P<text>[^\[\]]*)\]\((?P<page>[^\s()\"]+\.md)#line=(?P<line>\d+)"
                   r' "(?P<role>' + "|".join(re.escape(r) for r in ROLES) + r') '
                   r'(?P<target>[^"\n]+)"\)')
+#: a link :func:`doc_link` writes: to a page's file, no fragment, the role's target in its
+#: title (in angle brackets where the role has its own text)
+DOC_LINK = re.compile(r'\[(?P<text>[^\[\]]*)\]\((?P<page>[^\s()"#]+\.(?:ipynb|md)) '
+                      r'"doc (?P<target><[^"<>\n]+>|[^"<>\n]+)"\)')
 
 
 def shown_line(first: int, last: int) -> int:
@@ -51,6 +67,24 @@ def link(text: str, page: str, line: int, role: str, target: str) -> str | None:
     return f'[{text}]({page}#line={line} "{role} {target}")'
 
 
+def doc_link(text: str, page: str, target: str, explicit: bool) -> str | None:
+    """The link that stands for {doc}`target` (``explicit``: {doc}`text <target>`) and shows
+    ``text`` (the page's title, or the role's own text), None where a link cannot carry it:
+    no text, brackets in it, a quote or an angle bracket in the target."""
+    if (not text.strip() or re.search(r"[\[\]]", text) or re.search(r'["<>\n]', target)
+            or not target.strip() or target != target.strip() or re.search(r'[\s()"#]', page)
+            or not page.endswith((".ipynb", ".md"))):
+        return None
+    return f'[{text}]({page} "doc {f"<{target}>" if explicit else target}")'
+
+
+def _doc_role(m: re.Match) -> str:
+    target = m.group("target")
+    if target.startswith("<"):
+        return f"{{doc}}`{m.group('text')} {target}`"
+    return f"{{doc}}`{target}`"
+
+
 def _role(m: re.Match) -> str:
     text, target, role = m.group("text"), m.group("target"), m.group("role")
     if role == "term" and text == target:
@@ -59,5 +93,6 @@ def _role(m: re.Match) -> str:
 
 
 def with_roles(text: str) -> str:
-    """``text`` with every link :func:`link` writes turned back into its role."""
-    return LINK.sub(_role, text)
+    """``text`` with every link :func:`link` and :func:`doc_link` write turned back into its
+    role."""
+    return DOC_LINK.sub(_doc_role, LINK.sub(_role, text))

@@ -11,7 +11,9 @@ after checking that its number is the chapter's number in ``_toc.yml`` as Sphinx
 It also turns each chapter's links to a page that is not a notebook, which tools/numbering.py
 writes for JupyterLab ([Conjecture 13](derivations.md#line=474 "prf:ref dv-finite-n")), back
 into the references they stand for ({prf:ref}`Conjecture 13 <dv-finite-n>`;
-chapter_links.py), so that the book links and numbers them as before.
+chapter_links.py), and its links to another page as a whole ([One step: a rank-one
+spike](one_step.ipynb "doc one_step")) back into {doc}`one_step`, so that the book links and
+numbers them as before.
 """
 
 from __future__ import annotations

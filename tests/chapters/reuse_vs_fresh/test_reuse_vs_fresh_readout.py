@@ -14,6 +14,7 @@ from companion.chapters.reuse_vs_fresh.experiments import (
     READOUT_ACTIVATION,
     readout_unit,
 )
+from companion.core.intervals import t_interval
 from companion.core.network import run_two_steps
 from companion.core.readout import WEIGHTS, readout_errors
 from companion.core.runs import Run, Runs
@@ -100,3 +101,11 @@ def test_stored_e17_supports_what_the_chapter_says():
         he3 = big.where(target="he3", alpha1=point[0], alpha2=point[1])
         for w in ("W0", "W1", "W2"):
             assert abs(he3.mean(f"reused_n4_{w}") - 1) < 0.01
+    # "Every interval holds zero": the He_3 part's error, reused minus fresh, at every size
+    mixed = runs.where(target="he1+he3", alpha1=0.30, alpha2=0.45)
+    for N in mixed.unique("N"):
+        sel = mixed.where(N=N)
+        diff = (np.asarray(sel.values("reused_n4_W2_parts"))[:, 1]
+                - np.asarray(sel.values("fresh_n4_W2_parts"))[:, 1])
+        r = t_interval(diff)
+        assert r.low < 0 < r.high, (N, r)

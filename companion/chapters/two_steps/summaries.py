@@ -524,12 +524,19 @@ def phase_check(e15: Runs | None, e16: Runs | None) -> Numbers:
         return Numbers(need=need, **{k: "n/a" for k in _PHASE_CHECK_KEYS})
     at_limit = []
     Ns = sorted(e15.unique("N"))
+    limits: dict = {}
+
+    def limit_count(a1: float, a2: float) -> int:
+        """The limit's count of a cell: the same at every N, so computed once."""
+        if (a1, a2) not in limits:
+            limits[(a1, a2)] = n_spikes(a1, a2, "shifted_tanh", "reused")
+        return limits[(a1, a2)]
+
     for N in Ns:
         same = total = fewer = more = 0
         for r in e15.where(N=N):
             a1 = float(r.params["alpha1"])
-            limit = np.array([n_spikes(a1, float(a2), "shifted_tanh", "reused")
-                              for a2 in np.asarray(r["alpha2"])])
+            limit = np.array([limit_count(a1, float(a2)) for a2 in np.asarray(r["alpha2"])])
             # the prediction counts at most PHASE_K terms: compare with the capped limit
             limit = np.minimum(limit, PHASE_K)
             count = np.asarray(r["count"])

@@ -23,14 +23,10 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 
 import pytest
 
-from _helpers import ROOT, toc_files, toc_source
-
-sys.path.insert(0, str(ROOT / "book" / "_ext"))
-import chapter_links  # noqa: E402  (book/_ext: the links tools/numbering.py writes)
+from _helpers import ROOT, toc_files, toc_source, with_roles
 
 pytestmark = pytest.mark.book
 
@@ -171,7 +167,7 @@ def prose_words(nb: dict) -> int:
     command or an {eval} role's name counts too). The links that tools/numbering.py writes
     for JupyterLab (a page's title, its file, the role in the link's title) are read back as
     the roles they stand for (book/_ext/chapter_links.py), as tools/reading_time.py does."""
-    return sum(len(re.findall(r"[A-Za-z]+", chapter_links.with_roles("".join(c["source"]))))
+    return sum(len(re.findall(r"[A-Za-z]+", with_roles("".join(c["source"]))))
                for c in nb["cells"] if c["cell_type"] == "markdown")
 
 

@@ -80,7 +80,7 @@ def baseline(runs: Runs | None, point=E12_POINTS[0]) -> Numbers:
     if runs is None or not len(runs):
         return Numbers(**dict.fromkeys(KEYS, "n/a"))
     N = full_size(runs)
-    row = next(r for r in _rows(runs.where(N=N), point))
+    row = _rows(runs.where(N=N), point)[0]
     return Numbers(N=N, k1_pred=fmt(row["k1_pred"], 3), k1_st=fmt(row["k1"], 3),
                    k2_pred=fmt(row["k2_pred"], 3), k2_st=fmt(row["k2"], 3),
                    reused_k2_st=fmt(row["reused_k2"], 3), he3_pred=fmt(row["he3_pred"], 2),

@@ -312,9 +312,13 @@ _READOUT_TAGS = {"he1": "h1", "he3": "h3", "he1+he3": "h13"}
 _READOUT_POINT_TAGS = {rv.READOUT_POINTS[0]: "a", rv.READOUT_POINTS[1]: "b"}
 
 
-def _paired(runs: Runs, first: str, second: str) -> tuple[float, float, float]:
-    """Mean over the seeds of result ``first`` minus ``second`` and its t interval."""
+def _paired(runs: Runs, first: str, second: str,
+            column: int | None = None) -> tuple[float, float, float]:
+    """Mean over the seeds of result ``first`` minus ``second`` (of their entry ``column``
+    where the results are arrays) and its t interval."""
     diff = np.asarray(runs.values(first), float) - np.asarray(runs.values(second), float)
+    if column is not None:
+        diff = diff[:, column]
     r = t_interval(diff)
     return r.mean, r.low, r.high
 
@@ -345,12 +349,9 @@ def readout(runs: Runs | None, factor: int = 4) -> Numbers:
                        alpha2=rv.READOUT_POINTS[0][1])
     gaps = []
     for n_ in sorted(mixed.unique("N")):
-        sel = mixed.where(N=n_)
-        diff = (np.asarray(sel.values(f"reused_n{factor}_W2_parts"), float)[:, 1]
-                - np.asarray(sel.values(f"fresh_n{factor}_W2_parts"), float)[:, 1])
-        r = t_interval(diff)
-        gaps.append(f"{fmt_signed(r.mean, 3)} {fmt_interval(r.low, r.high, 3, signed=True)} "
-                    f"at N = {n_}")
+        m, lo, hi = _paired(mixed.where(N=n_), f"reused_n{factor}_W2_parts",
+                            f"fresh_n{factor}_W2_parts", column=1)
+        gaps.append(f"{fmt_signed(m, 3)} {fmt_interval(lo, hi, 3, signed=True)} at N = {n_}")
     if gaps:
         out["h13_a_he3_gap_by_N"] = "; ".join(gaps)
     for target, t in _READOUT_TAGS.items():

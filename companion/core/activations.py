@@ -16,6 +16,7 @@ basis. Any other activation: :meth:`Activation.from_callable`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from math import factorial, sqrt
 from typing import Callable, Sequence
 
@@ -214,13 +215,21 @@ def shifted_tanh(shift: float = 0.5) -> Activation:
 
 
 def get_activation(spec: "str | Activation" = "tanh") -> Activation:
-    """Activation by name (see module docstring) or pass an :class:`Activation` through."""
+    """Activation by name (see module docstring) or pass an :class:`Activation` through.
+
+    A name gives the same object every time, so that its Gaussian moments (kept in the
+    activation, :meth:`Activation.m`, :meth:`Activation.kappa`) are integrated once per
+    process rather than once per call of the theory's functions."""
     if isinstance(spec, Activation):
         return spec
     if not isinstance(spec, str):
         raise ValueError(f"activation must be a name {NAMED_ACTIVATIONS} or an Activation, "
                          f"got {spec!r}")
-    name = spec.strip().lower()
+    return _named_activation(spec.strip().lower())
+
+
+@lru_cache(maxsize=64)
+def _named_activation(name: str) -> Activation:
     if name == "tanh":
         return Activation("tanh", np.tanh, _tanh_derivatives(8), tanh_shift=0.0)
     if name == "erf":
@@ -239,8 +248,8 @@ def get_activation(spec: "str | Activation" = "tanh") -> Activation:
         try:
             coeffs = [float(t) for t in name.split(":", 1)[1].split(",")]
         except ValueError:
-            raise ValueError(f"activation: could not read Hermite coefficients in {spec!r}; "
+            raise ValueError(f"activation: could not read Hermite coefficients in {name!r}; "
                              "write e.g. 'hermite:0,1,1,1'") from None
         return hermite_activation(coeffs)
-    raise ValueError(f"unknown activation {spec!r}; choose one of {NAMED_ACTIVATIONS} "
+    raise ValueError(f"unknown activation {name!r}; choose one of {NAMED_ACTIVATIONS} "
                      "or pass an Activation")

@@ -121,6 +121,14 @@ def term_exists(k: int, activation="tanh", batch: str = "reused") -> bool:
         return True
     act = get_activation(activation)
     batch = choice(batch, "batch", BATCHES)
+    key = ("term_exists", int(k), batch)      # kept beside the activation's moments
+    if key not in act._cache:
+        act._cache[key] = _term_exists(int(k), act, batch)
+    return act._cache[key]
+
+
+def _term_exists(k: int, act, batch: str) -> bool:
+    """:func:`term_exists` on checked arguments."""
     # relative to the size of what is integrated: the quadrature error of m_j = E[sigma He_j]
     # grows like E|sigma He_j| (1e7 for tanh at j = 22, whose m_22 = 0 comes out as 6e-8)
     ratios = [_relative(act.m(k + 1), lambda z: act.sigma(z) * hermite(k + 1, z), act)]

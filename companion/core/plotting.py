@@ -80,17 +80,51 @@ ROW_HEIGHT: float = 3.0
 DPI: int = 200
 
 
+#: The colour-blind palette, in seaborn's order (the colour cycle of every axes).
+COLORBLIND: tuple[str, ...] = ("#0173B2", "#DE8F05", "#029E73", "#D55E00", "#CC78BC",
+                               "#CA9161", "#FBAFE4", "#949494", "#ECE133", "#56B4E9")
+
+#: What ``seaborn.set_theme(context="notebook", style="whitegrid", palette="colorblind")``
+#: writes into matplotlib's settings, as data: importing seaborn (and the scipy.stats it
+#: imports) would be the largest part of a chapter's first cell, for settings alone. Left
+#: out: seaborn's default colour map ``rocket``, which exists only once seaborn is imported
+#: (every figure of the book names its colour map). tests/core/test_figures_common.py checks
+#: that seaborn still sets exactly these.
+SEABORN_WHITEGRID: dict = {
+    "axes.axisbelow": True, "axes.edgecolor": ".8", "axes.grid": True,
+    "axes.labelcolor": ".15", "axes.linewidth": 1.25, "grid.color": ".8",
+    "grid.linewidth": 1.0, "patch.edgecolor": "w", "patch.force_edgecolor": True,
+    "text.color": ".15", "lines.solid_capstyle": "round",
+    "font.sans-serif": ["Arial", "DejaVu Sans", "Liberation Sans", "Bitstream Vera Sans",
+                        "sans-serif"],
+    "xtick.bottom": False, "xtick.color": ".15", "ytick.left": False, "ytick.color": ".15",
+    "xtick.major.size": 6.0, "xtick.major.width": 1.25, "xtick.minor.size": 4.0,
+    "xtick.minor.width": 1.0, "ytick.major.size": 6.0, "ytick.major.width": 1.25,
+    "ytick.minor.size": 4.0, "ytick.minor.width": 1.0,
+    "axes.prop_cycle": mpl.cycler(color=list(COLORBLIND)),
+    # the notebook context's font sizes (set_book_style sets its own over most of them)
+    "font.size": 12.0, "axes.labelsize": 12.0, "axes.titlesize": 12.0,
+    "xtick.labelsize": 11.0, "ytick.labelsize": 11.0, "legend.fontsize": 11.0,
+    "legend.title_fontsize": 12.0,
+}
+
+#: seaborn's colour codes for the colour-blind palette: "b", "g", "r", "m", "y", "c" name
+#: six of its colours and "k" a near black
+COLOR_CODES: dict[str, str | tuple] = dict(zip("bgrmyck", (
+    "#0173B2", "#029E73", "#D55E00", "#CC78BC", "#ECE133", "#56B4E9", (0.1, 0.1, 0.1))))
+
+
 def set_book_style() -> None:
     """Apply the book's figure style to matplotlib's global settings.
 
     Seaborn's ``whitegrid`` theme in the ``notebook`` context with the colour-blind
-    palette, readable font sizes, the figure size :data:`FIGSIZE` and resolution
-    :data:`DPI`. Call it once near the top of a chapter, before the first figure. It is
-    idempotent and touches no backend.
+    palette (:data:`SEABORN_WHITEGRID`, :data:`COLOR_CODES`), readable font sizes, the
+    figure size :data:`FIGSIZE` and resolution :data:`DPI`. Call it once near the top of a
+    chapter, before the first figure. It is idempotent and touches no backend.
     """
-    import seaborn as sns
-
-    sns.set_theme(context="notebook", style="whitegrid", palette="colorblind", font_scale=1.0)
+    mpl.rcParams.update(SEABORN_WHITEGRID)
+    for code, color in COLOR_CODES.items():
+        mpl.colors.colorConverter.colors[code] = mpl.colors.to_rgb(color)
     mpl.rcParams.update({
         "figure.figsize": FIGSIZE,
         "figure.dpi": 100,

@@ -244,7 +244,9 @@ def bench_chapters(N: int, repeats: int, coretypes, only=None, save=None) -> dic
         rows = {}
         for path in paths:
             t = paired({"chapter": chapter(path, env), "expert": base}, repeats)
-            rows[path.stem] = compare(t["chapter"], t["expert"])
+            # each row dated: with --chapters, rows of several days share a table
+            rows[path.stem] = {**compare(t["chapter"], t["expert"]),
+                               "date": time.strftime("%Y-%m-%d")}
             r = rows[path.stem]
             print(f"   {coretype or 'default'} {path.stem}: {r['candidate_s']:.1f} s against "
                   f"{r['baseline_s']:.1f} s, paired ratio {r['paired_ratio']:.2f}", flush=True)
@@ -650,14 +652,24 @@ def main() -> None:
         coretypes = [None if c == "default" else c for c in args.coretypes.split(",")]
         only = set(args.chapters.split(",")) if args.chapters else (
             {"intro", "explorer"} if q else None)
-        kept = results.get("chapters", {}).get("runs", {})     # other core types' runs
+        kept = results.get("chapters", {}).get("runs", {})     # the runs measured before
+
+        def merged(runs: dict) -> dict:
+            """The new runs over the kept ones: with --chapters, a core type keeps the rows
+            of the chapters not measured now."""
+            out_runs = dict(kept)
+            for key, run in runs.items():
+                rows = {**kept[key]["chapters"], **run["chapters"]} if (
+                    only and key in kept) else run["chapters"]
+                out_runs[key] = {**run, "chapters": rows}
+            return out_runs
 
         def save(partial):
-            partial["runs"] = {**kept, **partial["runs"]}
-            out.write_text(json.dumps({**results, "chapters": partial}, indent=2) + "\n")
+            out.write_text(json.dumps({**results, "chapters": {**partial, "runs": merged(
+                partial["runs"])}}, indent=2) + "\n")
         results["chapters"] = bench_chapters(512 if q else 2048, args.repeats or (1 if q else 2),
                                              coretypes, only, save)
-        results["chapters"]["runs"] = {**kept, **results["chapters"]["runs"]}
+        results["chapters"]["runs"] = merged(results["chapters"]["runs"])
     if "cli" in parts:
         r = results["cli"] = bench_cli(512 if q else 2048, reps)
         for label, c in (("threads", r), ("one thread", r["one_thread"])):

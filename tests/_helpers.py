@@ -9,7 +9,9 @@ test module imports another test module: what two of them share lives here.
 * the browser: :func:`browser_or_skip` (the module fixture ``browser``) and
   :data:`SETTLED`;
 * a toy experiment whose compute calls are counted, for the cache and sweep tests
-  (in-process, jobs=1): each unit returns a number, an array and a string from its seed.
+  (in-process, jobs=1): each unit returns a number, an array and a string from its seed;
+* the command line without a new interpreter: :func:`command_line` (the tests of its
+  errors; a few tests start ``python -m companion`` itself).
 """
 
 from __future__ import annotations
@@ -144,3 +146,20 @@ def toy(unit, n_points=3, n_seeds=2):
 
 def values(runs):
     return [float(r["value"]) for r in runs]
+
+
+# --- the command line in this process ----------------------------------------------------------
+
+def command_line(capsys, *args) -> tuple[int, str, str]:
+    """``python -m companion ARGS`` in this process: the exit status :func:`companion.cli.main`
+    returns (argparse's errors leave through SystemExit), and what it wrote to stdout and
+    stderr (``capsys``: pytest's capture of both)."""
+    from companion.cli import main
+
+    capsys.readouterr()                     # what earlier code of the test wrote
+    try:
+        status = main([str(a) for a in args])
+    except SystemExit as exc:
+        status = exc.code
+    out = capsys.readouterr()
+    return status, out.out, out.err

@@ -9,6 +9,8 @@ import pytest
 
 import companion as cp
 
+from _helpers import command_line
+
 
 def _cli(*args):
     return subprocess.run([sys.executable, "-m", "companion", *args], capture_output=True,
@@ -72,11 +74,11 @@ def test_cli_table_and_help():
     (["--activation", "swish"], "activation"), (["--target", "he9"], "he9"),
     (["--batch", "new"], "batch"), (["--N", "400000"], "memory"),
 ])
-def test_cli_bad_input_exit_code_2_one_line(args, word):
-    res = _cli("simulate", *args)
-    assert res.returncode == 2
-    lines = res.stderr.strip().splitlines()
-    assert len(lines) == 1 and word in lines[0] and "Traceback" not in res.stderr
+def test_cli_bad_input_exit_code_2_one_line(capsys, args, word):
+    status, _, err = command_line(capsys, "simulate", *args)
+    assert status == 2
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and word in lines[0] and "Traceback" not in err
 
 
 def test_same_seed_bitwise_identical_and_seeds_differ():

@@ -14,6 +14,8 @@ from companion import __version__
 from companion import reproduce as rp
 from companion.core import store
 
+from _helpers import command_line
+
 
 def test_code_fingerprint_is_in_the_key(tmp_path, monkeypatch, tiny_sizes):
     # a change of the numerics' source (simulated) recomputes; an unchanged source does not
@@ -122,17 +124,16 @@ def test_every_experiment_writes_figure_and_tidy_data(tmp_path, tiny_sizes):
 @pytest.mark.parametrize("args", [["--only", "E99"], ["--only", "E1,X"], ["--jobs", "0"],
                                   ["--jobs", "-3"], ["--jobs", "two"], ["--scale", "huge"],
                                   ["--out", "FILE/sub"]])
-def test_bad_arguments_exit_2_with_one_line(tmp_path, args):
+def test_bad_arguments_exit_2_with_one_line(tmp_path, capsys, args):
     blocker = tmp_path / "FILE"
     blocker.write_text("a file, not a directory")
     args = [a.replace("FILE", str(blocker)) for a in args]
-    proc = subprocess.run([sys.executable, "-m", "companion", "reproduce", *args,
-                           *([] if "--out" in args else ["--out", str(tmp_path / "o")])],
-                          capture_output=True, text=True, timeout=60)
-    assert proc.returncode == 2, proc.stderr
-    lines = proc.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("companion: error:"), proc.stderr
-    assert proc.stdout == ""
+    status, out, err = command_line(capsys, "reproduce", *args,
+                                    *([] if "--out" in args else ["--out", tmp_path / "o"]))
+    assert status == 2, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("companion: error:"), err
+    assert out == ""
     assert not (tmp_path / "o" / "cache").exists()              # nothing was run
 
 

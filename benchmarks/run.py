@@ -573,10 +573,17 @@ def chapter_times_table(results: dict) -> str:
     rows.append("| **all** | " + " | ".join(f"**{t:.0f} s**" for t in totals) + " |")
     date = results.get("measured", {}).get("chapters", {}).get("date", results["date"])
     note = (f"Measured {date} with `python benchmarks/run.py --only chapters` on {m['cpu']} "
-            f"({m['cores']} cores shared with other work, Python {m['python']}); medians of "
+            f"({m['cores']} cores{_load_text(results, 'chapters')}, Python {m['python']}); "
+            f"medians of "
             f"{min(r['pairs'] for run in runs.values() for r in run['chapters'].values())} "
             f"runs, each including the kernel's start.")
     return note + "\n\n" + "\n".join(rows) + "\n"
+
+
+def _load_text(results: dict, part: str) -> str:
+    """", load average L at the start" of ``part``'s measurement, where it was recorded."""
+    load = results.get("measured", {}).get(part, {}).get("load_average")
+    return "" if load is None else f", load average {load[0]:.1f} at the start"
 
 
 #: the places whose tables benchmarks/run.py --write-tables regenerates, between the markers

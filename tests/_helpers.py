@@ -25,6 +25,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from companion.cli import main
 from companion.core.experiment import Experiment
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -154,8 +155,6 @@ def command_line(capsys, *args) -> tuple[int, str, str]:
     """``python -m companion ARGS`` in this process: the exit status :func:`companion.cli.main`
     returns (argparse's errors leave through SystemExit), and what it wrote to stdout and
     stderr (``capsys``: pytest's capture of both)."""
-    from companion.cli import main
-
     capsys.readouterr()                     # what earlier code of the test wrote
     try:
         status = main([str(a) for a in args])

@@ -99,21 +99,23 @@ class Activation:
             return gaussian_expectation_piecewise(f, self.breakpoints)
         return gaussian_expectation(f)
 
+    def memo(self, key, compute: Callable[[], object]):
+        """``compute()``, computed once per activation and kept under ``key``: its moments
+        and what the theory derives from them alone (:func:`companion.term_exists`)."""
+        if key not in self._cache:
+            self._cache[key] = compute()
+        return self._cache[key]
+
     def m(self, j: int) -> float:
         """m_j = E sigma^(j)(zeta), computed as E[sigma(zeta) He_j(zeta)] (Stein's lemma), so
         it needs no derivative and is right for ReLU too (m_2 = phi(0) there)."""
-        key = ("m", j)
-        if key not in self._cache:
-            self._cache[key] = self.expectation(lambda z: self.sigma(z) * hermite(j, z))
-        return self._cache[key]
+        return self.memo(("m", j),
+                         lambda: self.expectation(lambda z: self.sigma(z) * hermite(j, z)))
 
     def kappa(self, k: int, r: int) -> float:
         """kappa_{k,r} = E[sigma^(k+1)(zeta) sigma'(zeta)^r] (book: dv-moments)."""
-        key = ("kappa", k, r)
-        if key not in self._cache:
-            self._cache[key] = self.expectation(
-                lambda z: self.derivative(z, k + 1) * self.derivative(z, 1) ** r)
-        return self._cache[key]
+        return self.memo(("kappa", k, r), lambda: self.expectation(
+            lambda z: self.derivative(z, k + 1) * self.derivative(z, 1) ** r))
 
 
 _CHUNK = 1 << 15        # elements per chunk of _tanh_prime_inplace: both buffers stay in L2

@@ -88,8 +88,8 @@ COLORBLIND: tuple[str, ...] = ("#0173B2", "#DE8F05", "#029E73", "#D55E00", "#CC7
 #: writes into matplotlib's settings, as data: importing seaborn (and the scipy.stats it
 #: imports) would be the largest part of a chapter's first cell, for settings alone. Left
 #: out: seaborn's default colour map ``rocket``, which exists only once seaborn is imported
-#: (every figure of the book names its colour map). tests/core/test_figures_common.py checks
-#: that seaborn still sets exactly these.
+#: (every figure of the book names its colour map). tests/core/test_plotting.py checks that
+#: seaborn still sets exactly these.
 SEABORN_WHITEGRID: dict = {
     "axes.axisbelow": True, "axes.edgecolor": ".8", "axes.grid": True,
     "axes.labelcolor": ".15", "axes.linewidth": 1.25, "grid.color": ".8",
@@ -110,8 +110,9 @@ SEABORN_WHITEGRID: dict = {
 
 #: seaborn's colour codes for the colour-blind palette: "b", "g", "r", "m", "y", "c" name
 #: six of its colours and "k" a near black
-COLOR_CODES: dict[str, str | tuple] = dict(zip("bgrmyck", (
-    "#0173B2", "#029E73", "#D55E00", "#CC78BC", "#ECE133", "#56B4E9", (0.1, 0.1, 0.1))))
+COLOR_CODES: dict[str, str | tuple] = {
+    **{code: COLORBLIND[i] for code, i in zip("bgrmyc", (0, 2, 3, 4, 8, 9))},
+    "k": (0.1, 0.1, 0.1)}
 
 
 def set_book_style() -> None:

@@ -119,12 +119,9 @@ def term_exists(k: int, activation="tanh", batch: str = "reused") -> bool:
         raise ValueError(f"k must be a non-negative integer, got {k!r}")
     if k == 0:
         return True
-    act = get_activation(activation)
-    batch = choice(batch, "batch", BATCHES)
-    key = ("term_exists", int(k), batch)      # kept beside the activation's moments
-    if key not in act._cache:
-        act._cache[key] = _term_exists(int(k), act, batch)
-    return act._cache[key]
+    act, batch = get_activation(activation), choice(batch, "batch", BATCHES)
+    # once per activation, as its moments (a named activation is one object per process)
+    return act.memo(("term_exists", int(k), batch), lambda: _term_exists(int(k), act, batch))
 
 
 def _term_exists(k: int, act, batch: str) -> bool:

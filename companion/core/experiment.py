@@ -17,6 +17,7 @@ from typing import Callable
 
 import numpy as np
 
+from companion.core.network import sharing_draws
 from companion.core.runs import Run, Runs
 
 SCALES = ("small", "paper")
@@ -115,5 +116,20 @@ def precision_agreement(runs, keys) -> dict:
 
 
 def run_units(unit: Callable[..., dict], units) -> Runs:
-    """``Runs`` of ``unit(**params, seed=seed)`` over ``units`` = [(params, seed), ...]."""
-    return Runs(Run(dict(params), int(seed), unit(**params, seed=seed)) for params, seed in units)
+    """``Runs`` of ``unit(**params, seed=seed)`` over ``units`` = [(params, seed), ...], in
+    that order. They are computed ordered by size and seed, so that the runs of one seed
+    share their draws and first gradient (:func:`companion.core.network.sharing_draws`):
+    each unit's result is what it computes alone, bit for bit."""
+    units = [(dict(params), int(seed)) for params, seed in units]
+    order = sorted(range(len(units)), key=lambda i: (_size(units[i][0]), units[i][1]))
+    results = {}
+    with sharing_draws():
+        for i in order:
+            params, seed = units[i]
+            results[i] = unit(**params, seed=seed)
+    return Runs(Run(params, seed, results[i]) for i, (params, seed) in enumerate(units))
+
+
+def _size(params: dict) -> tuple:
+    """The sizes of a unit, for ordering (units without them first)."""
+    return tuple(float(params[k]) for k in ("N", "d", "n") if isinstance(params.get(k), (int, float)))

@@ -12,7 +12,10 @@ W2 = W1 + eta2 G(W1; X2, y2) (fresh batch).
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 
@@ -88,23 +91,33 @@ def two_step_update(W0, a, X1, y1, eta1: float, eta2: float, activation="tanh",
     """(W1, W2) from W0: W1 = W0 + eta1 G(W0; X1, y1), then W2 = W1 + eta2 G(W1; X2, y2),
     where (X2, y2) = (X1, y1) for a reused batch (leave them None) or a fresh batch
     (book: dv-two-steps). The products of :func:`gradient`, by blocks of rows of W
-    (:func:`_ascend`): four N x n x d products and two sigma' evaluations in all, with eta a
-    applied and W added while a block is in cache, and a reused batch scaled by y once."""
+    (:func:`_direction`): four N x n x d products and two sigma' evaluations in all, and a
+    reused batch scaled by y once."""
     if (X2 is None) != (y2 is None):
         raise ValueError("X2 and y2 must be given together (fresh batch) or both left out (reused)")
     W0, a, X1, y1 = _checked(W0, a, X1, y1)
-    act = get_activation(activation)
+    if X2 is not None:
+        X2, y2 = _checked_batch(X2, y2, W0)
+    return _two_steps(W0, a, X1, y1, eta1, eta2, get_activation(activation), X2, y2)
+
+
+def _two_steps(W0, a, X1, y1, eta1, eta2, act: Activation, X2=None, y2=None,
+               first_direction: Callable[[], np.ndarray] | None = None):
+    """:func:`two_step_update` on checked arguments. ``first_direction()``, if given, returns
+    sigma'(W0 X1^T) diag(y1) X1 / n as :func:`_direction` computes it (the first gradient
+    without diag(a), which does not depend on eta1: runs that share it, :class:`SharedDraws`)."""
     Xy1 = _scaled_batch(X1, y1)
     block = np.empty((min(BLOCK_ROWS, W0.shape[0]), X1.shape[0]), W0.dtype)  # both steps'
-    W1 = _ascend(W0, a * W0.dtype.type(eta1), X1, Xy1, act, block)
+    D1 = (_direction(W0, X1, Xy1, act, block) if first_direction is None
+          else first_direction().copy())
+    W1 = _ascend(W0, a * W0.dtype.type(eta1), D1)
     if X2 is None:
         X2, Xy2 = X1, Xy1
     else:
-        X2, y2 = _checked_batch(X2, y2, W0)
         Xy1 = None                                  # at most one scaled batch alive
         Xy2 = _scaled_batch(X2, y2)
     W1 = finite_array(W1, "W1 (the weights after the first step; is eta1 too large?)", 2)
-    W2 = _ascend(W1, a * W1.dtype.type(eta2), X2, Xy2, act, block)
+    W2 = _ascend(W1, a * W1.dtype.type(eta2), _direction(W1, X2, Xy2, act, block))
     return W1, W2
 
 
@@ -134,9 +147,9 @@ def _scaled_batch(X, y):
     return X * (y / X.shape[0]).astype(X.dtype, copy=False)[:, None]
 
 
-def _ascend(W, a, X, Xy, act: Activation, block: np.ndarray) -> np.ndarray:
-    """W + diag(a) sigma'(W X^T) Xy, by blocks of rows of W (``block``: the rows x n buffer
-    of sigma'): with a = eta a and Xy = diag(y) X / n, W + eta G(W; X, y)."""
+def _direction(W, X, Xy, act: Activation, block: np.ndarray) -> np.ndarray:
+    """sigma'(W X^T) Xy (N x d), by blocks of rows of W (``block``: the rows x n buffer of
+    sigma'): with Xy = diag(y) X / n, diag(a) times it is G(W; X, y)."""
     N, rows = W.shape[0], block.shape[0]
     out = np.empty_like(W)
     for start in range(0, N, rows):
@@ -145,9 +158,15 @@ def _ascend(W, a, X, Xy, act: Activation, block: np.ndarray) -> np.ndarray:
         np.matmul(W[part], X.T, out=P)                      # pre-activations W X^T
         act.prime_inplace(P)                                # sigma'(W X^T)
         np.matmul(P, Xy, out=out[part])                     # sigma'(W X^T) diag(y) X / n
-        out[part] *= a[part, None]                          # diag(a) on the left
-        out[part] += W[part]
     return out
+
+
+def _ascend(W, a, D) -> np.ndarray:
+    """W + diag(a) D, in D's memory: with a = eta a and D = :func:`_direction`,
+    W + eta G(W; X, y)."""
+    D *= a[:, None]                                         # diag(a) on the left
+    D += W
+    return D
 
 
 def correlation_loss(W, a, X, y, activation="tanh") -> float:
@@ -257,12 +276,20 @@ def run_streams(seed: int) -> dict[str, np.random.Generator]:
 
 
 def _draw_run(N: int, d: int, n: int, target, seed: int, noise: float, dtype: np.dtype,
-              batch: str, null_labels: bool, network: bool) -> RunDraw:
+              batch: str, null_labels: bool, network: bool,
+              shared: "SharedDraws | None" = None) -> RunDraw:
     """:func:`draw_run` on checked arguments (the target is checked here: it is built
-    here)."""
+    here); with ``shared``, what an earlier run of the same seed drew is taken from there."""
     streams = run_streams(seed)
+    group = (N, d, n, seed, dtype)
+
+    def kept(key, compute):
+        return compute() if shared is None or key is None else shared.get(group, key, compute)
+
+    spec = _spec_key(target) if shared is not None else None
     tgt = (target if isinstance(target, Target)
-           else make_target(target, d, streams["target"], noise))
+           else kept(spec and ("target", spec, noise),
+                     lambda: make_target(target, d, streams["target"], noise)))
     if tgt.d != d:
         raise ValueError(f"target has dimension {tgt.d} but d = {d}")
 
@@ -273,13 +300,72 @@ def _draw_run(N: int, d: int, n: int, target, seed: int, noise: float, dtype: np
         return X, y
 
     def batches():
-        X1, y1 = batch_of(streams["batch1"])
-        return (X1, y1) + (batch_of(streams["batch2"]) if batch == "fresh" else (None, None))
+        # null labels come from one stream for both batches: drawn together, never kept
+        key = None if null_labels or spec is None else ("batch", spec, noise)
+        X1, y1 = kept(key and key + (1,), lambda: batch_of(streams["batch1"]))
+        if batch == "reused":
+            return X1, y1, None, None
+        return (X1, y1) + kept(key and key + (2,), lambda: batch_of(streams["batch2"]))
 
     if not network:
         return RunDraw(tgt, None, None, *batches())
-    W0, a = _init_network(N, d, streams["network"], dtype)
+    W0, a = kept(("network",), lambda: _init_network(N, d, streams["network"], dtype))
     return RunDraw(tgt, W0, a, *batches())
+
+
+def _spec_key(target):
+    """``target`` as a key of :class:`SharedDraws` (a name, a link, a function), or ``None``
+    where it cannot be one (a list of specs, a :class:`Target` with its own directions)."""
+    if isinstance(target, Target):
+        return None
+    try:
+        hash(target)
+    except TypeError:
+        return None
+    return target
+
+
+class SharedDraws:
+    """What runs of one seed have in common, computed once (book: dv-two-steps).
+
+    Every run draws W0, a, its target's directions and each batch from its seed's own
+    streams (:func:`run_streams`), so runs of the same seed and sizes that differ only in
+    the step sizes, the batch setting or the activation draw the same arrays; and the first
+    gradient without diag(a), sigma'(W0 X1^T) diag(y1) X1 / n, does not depend on eta1.
+    Within :func:`sharing_draws`, :func:`run_two_steps` takes them from here: the same
+    numbers, bit for bit, without drawing or multiplying them again. Only the group (N, d,
+    n, seed, dtype) asked for last is kept, and what is kept is read-only."""
+
+    def __init__(self):
+        self.group = None
+        self.kept: dict = {}
+
+    def get(self, group: tuple, key: tuple, compute: Callable[[], object]):
+        """``compute()`` for ``key`` in ``group``, computed once while the group lasts."""
+        if group != self.group:
+            self.group, self.kept = group, {}
+        if key not in self.kept:
+            value = compute()
+            for x in value if isinstance(value, tuple) else (value,):
+                if isinstance(x, np.ndarray):
+                    x.flags.writeable = False
+            self.kept[key] = value
+        return self.kept[key]
+
+
+_SHARED: ContextVar[SharedDraws | None] = ContextVar("shared_draws", default=None)
+
+
+@contextmanager
+def sharing_draws():
+    """Within this block, runs of one seed share their draws and first gradient
+    (:class:`SharedDraws`; :func:`companion.core.experiment.run_units` computes an
+    experiment's units in it, ordered by size and seed)."""
+    token = _SHARED.set(SharedDraws())
+    try:
+        yield
+    finally:
+        _SHARED.reset(token)
 
 
 def run_two_steps(N: int = 1000, d: int | None = None, n: int | None = None,
@@ -310,7 +396,15 @@ def run_two_steps(N: int = 1000, d: int | None = None, n: int | None = None,
     check_fits_in_memory(estimate_run_bytes(N, d, n, batch, dt.itemsize),
                          f"a two-step run with N={N}, d={d}, n={n} ({batch} batch, {dt})")
     eta1, eta2 = _step_size(N, alpha1, c1), _step_size(N, alpha2, c2)
-    r = _draw_run(N, d, n, target, seed, noise, dt, batch, null_labels, network=True)
-    W1, W2 = two_step_update(r.W0, r.a, r.X1, r.y1, eta1, eta2, act, r.X2, r.y2)
+    shared = _SHARED.get()
+    r = _draw_run(N, d, n, target, seed, noise, dt, batch, null_labels, True, shared)
+    first = None
+    spec = None if shared is None or null_labels else _spec_key(target)
+    if spec is not None:                # the first gradient of these draws, computed once
+        group, key = (N, d, n, seed, dt), ("first gradient", spec, noise, act)
+        first = lambda: shared.get(group, key, lambda: _direction(                # noqa: E731
+            r.W0, r.X1, _scaled_batch(r.X1, r.y1), act,
+            np.empty((min(BLOCK_ROWS, N), n), dt)))
+    W1, W2 = _two_steps(r.W0, r.a, r.X1, r.y1, eta1, eta2, act, r.X2, r.y2, first)
     return TwoStepRun(r.W0, W1, W2, r.a, r.X1, r.y1, r.X2, r.y2, r.target, act, eta1, eta2,
                       alpha1, alpha2, batch, seed)

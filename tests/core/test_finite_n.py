@@ -214,3 +214,23 @@ def test_fresh_batch_prediction_matches_a_direct_simulation(act, target, point):
         assert pred["signal"][1] < 1e-8
     with pytest.raises(ValueError, match="null"):
         finite_n.predicted_terms(N, a1, a2, act, target, batch="fresh", null=True)
+
+
+@pytest.mark.parametrize("args", [(1024, 0.35, 0.45, "tanh", "he3", False, False),
+                                  (256, 0.45, 0.10, "gelu", "he3", False, True),
+                                  (10 ** 6, 0.35, 0.45, "shifted_tanh", "he1+he3", True, False)],
+                         ids=["tanh-he3", "gelu-he3-fresh", "shifted-he1+he3-null"])
+def test_the_points_left_out_of_the_rules_move_no_result(args, monkeypatch):
+    """The far tails of the product rules (weights below NEGLIGIBLE_WEIGHT of the largest)
+    against the full rules: every result the same to 1e-8 of its largest entry."""
+    N, a1, a2, act, target, null, fresh = args
+
+    def terms():
+        return finite_n._terms(N, a1, a2, act, target, 5, 1.0, 1.0, 1.0, True, null, None, fresh)
+
+    pruned = terms()
+    monkeypatch.setattr(finite_n, "NEGLIGIBLE_WEIGHT", 0.0)
+    full = terms()
+    for key in ("strength", "signal", "floor", "cos2", "gram"):
+        scale = 1.0 if key == "cos2" else np.max(np.abs(full[key]))
+        np.testing.assert_allclose(pruned[key], full[key], rtol=0, atol=1e-8 * scale, err_msg=key)

@@ -29,8 +29,8 @@ def test_gradient_matches_finite_differences(activation):
 @pytest.mark.parametrize("N,block", [(37, 5), (37, 1024), (2100, 1024)])
 @pytest.mark.parametrize("batch", ["reused", "fresh"])
 def test_the_blocked_update_is_the_formula(N, block, batch, monkeypatch):
-    """two_step_update (rows of W in blocks, eta a applied and W added while a block is in
-    cache) equals W + eta G with G from gradient, the book's formula (book: dv-two-steps)."""
+    """two_step_update (the products by blocks of rows of W) equals W + eta G with G from
+    gradient, the book's formula (book: dv-two-steps)."""
     import companion.core.network as net
 
     monkeypatch.setattr(net, "BLOCK_ROWS", block)

@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+import companion as cp
 from companion.core.experiment import run_units
 from companion.core.runs import Run, Runs, bootstrap_interval
 
@@ -47,6 +48,20 @@ def test_bootstrap_interval_brackets_the_mean_and_is_seeded():
 def test_run_units_calls_the_unit_with_params_and_seed():
     runs = run_units(lambda x, seed: {"y": x + seed}, [({"x": 1}, 0), ({"x": 1}, 5)])
     assert runs.values("y").tolist() == [1, 6] and runs[1].params == {"x": 1}
+
+
+def test_run_units_keeps_the_order_of_its_units_and_each_result():
+    # computed ordered by size and seed (runs of one seed share their draws), returned as given
+    units = [({"N": 24, "alpha1": a1}, seed) for a1 in (0.1, 0.3) for seed in (1, 0)]
+    units.insert(1, ({"N": 16, "alpha1": 0.2}, 2))
+
+    def unit(N, alpha1, seed):
+        return {"W2": cp.run_two_steps(N=N, alpha1=alpha1, seed=seed).W2}
+
+    runs = run_units(unit, units)
+    assert [(r.params, r.seed) for r in runs] == units
+    for r, (params, seed) in zip(runs, units):
+        assert np.array_equal(r["W2"], unit(**params, seed=seed)["W2"])
 
 
 def test_interval_of_a_mean_over_runs_is_the_t_interval():

@@ -86,6 +86,18 @@ def gradient(W, a, X, y, activation="tanh") -> np.ndarray:
     return (a[:, None] * sigma_prime) @ (y[:, None] * X) / W.dtype.type(n)
 
 
+def blocked_gradient(W, a, X, y, activation="tanh") -> np.ndarray:
+    """G(W; X, y) as the update computes it: the products of :func:`_direction` by blocks of
+    rows of W, then diag(a), without :func:`gradient`'s whole N x n sigma'(W X^T) and its
+    scaled copies. Equal to :func:`gradient` up to rounding (tests/core/test_gradient.py);
+    W's dtype."""
+    W, a, X, y = _checked(W, a, X, y)
+    block = np.empty((min(BLOCK_ROWS, W.shape[0]), X.shape[0]), W.dtype)
+    D = _direction(W, X, _scaled_batch(X, y), get_activation(activation), block)
+    D *= a[:, None]
+    return D
+
+
 def two_step_update(W0, a, X1, y1, eta1: float, eta2: float, activation="tanh",
                     X2=None, y2=None) -> tuple[np.ndarray, np.ndarray]:
     """(W1, W2) from W0: W1 = W0 + eta1 G(W0; X1, y1), then W2 = W1 + eta2 G(W1; X2, y2),
@@ -260,13 +272,14 @@ def draw_run(N: int, d: int, n: int, target="he1", seed: int = 0, noise: float =
     draw as it was; the same seed gives the same W0, a and first batch in every chapter.
     ``null_labels=True`` replaces the labels by those of an independent input sample: the
     same distribution (heavy tails included), no dependence on X (the null run,
-    book: dv-model)."""
+    book: dv-model). Within :func:`sharing_draws` what is drawn is kept (read-only) for the
+    next draw of the same seed and sizes."""
     N, d, n = positive_int(N, "N"), positive_int(d, "d"), positive_int(n, "n")
     dt = check_dtype(dtype)
     if network:
         check_fits_in_memory(N * d * dt.itemsize, f"the weights W0 (N={N}, d={d})")
     return _draw_run(N, d, n, target, seed_value(seed), noise, dt,
-                     choice(batch, "batch", BATCHES), null_labels, network)
+                     choice(batch, "batch", BATCHES), null_labels, network, _SHARED.get())
 
 
 def run_streams(seed: int) -> dict[str, np.random.Generator]:
@@ -398,13 +411,15 @@ def run_two_steps(N: int = 1000, d: int | None = None, n: int | None = None,
     eta1, eta2 = _step_size(N, alpha1, c1), _step_size(N, alpha2, c2)
     shared = _SHARED.get()
     r = _draw_run(N, d, n, target, seed, noise, dt, batch, null_labels, True, shared)
-    first = None
     spec = None if shared is None or null_labels else _spec_key(target)
-    if spec is not None:                # the first gradient of these draws, computed once
-        group, key = (N, d, n, seed, dt), ("first gradient", spec, noise, act)
-        first = lambda: shared.get(group, key, lambda: _direction(                # noqa: E731
-            r.W0, r.X1, _scaled_batch(r.X1, r.y1), act,
-            np.empty((min(BLOCK_ROWS, N), n), dt)))
-    W1, W2 = _two_steps(r.W0, r.a, r.X1, r.y1, eta1, eta2, act, r.X2, r.y2, first)
+
+    def first_gradient():
+        """The first gradient of these draws without diag(a), computed once per group."""
+        block = np.empty((min(BLOCK_ROWS, N), n), dt)
+        return shared.get((N, d, n, seed, dt), ("first gradient", spec, noise, act),
+                          lambda: _direction(r.W0, r.X1, _scaled_batch(r.X1, r.y1), act, block))
+
+    W1, W2 = _two_steps(r.W0, r.a, r.X1, r.y1, eta1, eta2, act, r.X2, r.y2,
+                        None if spec is None else first_gradient)
     return TwoStepRun(r.W0, W1, W2, r.a, r.X1, r.y1, r.X2, r.y2, r.target, act, eta1, eta2,
                       alpha1, alpha2, batch, seed)

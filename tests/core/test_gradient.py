@@ -47,6 +47,22 @@ def test_the_blocked_update_is_the_formula(N, block, batch, monkeypatch):
     np.testing.assert_allclose(W2, ref2, rtol=1e-13, atol=1e-15)
 
 
+@pytest.mark.parametrize("N,block", [(37, 5), (2100, 1024)])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_the_blocked_gradient_is_the_formula(N, block, dtype, monkeypatch):
+    import companion.core.network as net
+
+    monkeypatch.setattr(net, "BLOCK_ROWS", block)
+    rng = np.random.default_rng(4)
+    W, a = cp.init_network(N, 11, rng, dtype)
+    X, y = rng.standard_normal((13, 11)), rng.standard_normal(13)
+    G = net.blocked_gradient(W, a, X, y, "shifted_tanh")
+    assert G.dtype == dtype
+    tol = 1e-13 if dtype == np.float64 else 1e-5
+    np.testing.assert_allclose(G, cp.gradient(W, a, X, y, "shifted_tanh"), rtol=tol,
+                               atol=tol * np.abs(G).max())
+
+
 def test_one_step_is_rank_one_plus_small():
     """G(W0) = m1 a u1^T + R with ||R||_op = O(N^-1/2)."""
     rng = np.random.default_rng(3)

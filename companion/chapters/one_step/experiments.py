@@ -32,7 +32,7 @@ from companion.core.alignment import cos2_with_directions, subspace_projection
 from companion.core.blas import limited
 from companion.core.experiment import Experiment
 from companion.core.gaussian import gaussian_expectation
-from companion.core.network import draw_run, gradient
+from companion.core.network import blocked_gradient, draw_run
 from companion.core.spectra import singular_values, top_singular
 from companion.core.targets import Target, target_moments
 from companion.core.theory import (
@@ -67,7 +67,8 @@ def _sizes(N, d, n) -> tuple[int, int, int]:
 class OneStepDraw:
     """One draw of data, target and network, and the gradient at initialization.
 
-    ``G`` is the negative gradient G(W0; X, y) (book: dv-two-steps); ``W1(eta)`` is the weight
+    ``G`` is the negative gradient G(W0; X, y) (book: dv-two-steps), computed as the update
+    computes it (:func:`companion.core.network.blocked_gradient`); ``W1(eta)`` is the weight
     after one step of size ``eta``.
     """
 
@@ -119,8 +120,8 @@ def draw_one_step(N: int = 1000, d: int | None = None, n: int | None = None, tar
     seed = seed_list([seed])[0]
     act = get_activation(activation)
     r = draw_run(N, d, n, target, seed, noise, dtype)
-    return OneStepDraw(r.W0, r.a, r.X1, r.y1, gradient(r.W0, r.a, r.X1, r.y1, act), r.target,
-                       act, seed)
+    G = blocked_gradient(r.W0, r.a, r.X1, r.y1, act)         # the update's products
+    return OneStepDraw(r.W0, r.a, r.X1, r.y1, G, r.target, act, seed)
 
 
 def threshold_eta(target, activation="tanh", N: int = 1000, d: int | None = None,

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from functools import lru_cache
 from typing import Callable, Sequence
 
 import numpy as np
@@ -92,21 +93,25 @@ def bounded_odd_link(kind: str = "sharp") -> Link:
     ``"sharp"``: g ~ [tanh(4(z - 2)) + tanh(4(z + 2))] / 2 - c tanh(z), a smoothed
     "sign(z) for |z| > 2" minus its linear part; E[z g^3] is about 6.3 (He_3: 22).
     ``"gentle"``: g ~ tanh(z)^3 - c tanh(z); E[z g^3] is about 0.16.
-    Both are normalized to E g^2 = 1 by :func:`companion.make_link`.
+    Both are normalized to E g^2 = 1 by :func:`companion.make_link`. A kind gives the same
+    (frozen) link every time, so that the runs of one seed share their draws
+    (:func:`companion.core.network.sharing_draws`).
     """
+    if kind not in ("sharp", "gentle"):
+        raise ValueError(f"bounded_odd_link: kind must be 'sharp' or 'gentle', got {kind!r}")
+    return _bounded_odd_link(kind)
+
+
+@lru_cache(maxsize=None)
+def _bounded_odd_link(kind: str) -> Link:
     if kind == "sharp":
         def far_sign(z):
             z = np.asarray(z, float)
             return 0.5 * (np.tanh(4.0 * (z - 2.0)) + np.tanh(4.0 * (z + 2.0)))
         g = _zero_linear_part(far_sign, np.tanh)
-        name = "bounded-sharp"
-    elif kind == "gentle":
-        g = _zero_linear_part(lambda z: np.tanh(np.asarray(z, float)) ** 3, np.tanh)
-        name = "bounded-gentle"
     else:
-        raise ValueError(f"bounded_odd_link: kind must be 'sharp' or 'gentle', got {kind!r}")
-    link = make_link(g)
-    return Link(name, link.g)
+        g = _zero_linear_part(lambda z: np.tanh(np.asarray(z, float)) ** 3, np.tanh)
+    return Link(f"bounded-{kind}", make_link(g).g)
 
 
 def target_spec(label: str):

@@ -306,19 +306,21 @@ def _draw_run(N: int, d: int, n: int, target, seed: int, noise: float, dtype: np
     if tgt.d != d:
         raise ValueError(f"target has dimension {tgt.d} but d = {d}")
 
-    def batch_of(rng):
-        X, y = tgt.sample(n, rng, dtype)
-        if null_labels:  # same label distribution, independent of X
-            y = tgt.sample(n, streams["null"], dtype)[1]
-        return X, y
+    def batch_of(which):
+        rng = streams[which]
+        if null_labels or spec is None:
+            X, y = tgt.sample(n, rng, dtype)
+            if null_labels:  # same label distribution, independent of X; one stream for
+                y = tgt.sample(n, streams["null"], dtype)[1]    # both batches: never kept
+            return X, y
+        if noise > 0:        # the labels' noise follows the inputs in their stream
+            return kept(("batch", spec, noise, which), lambda: tgt.sample(n, rng, dtype))
+        X = kept(("inputs", which), lambda: tgt.inputs(n, rng, dtype))    # every target's
+        return X, kept(("labels", spec, which), lambda: tgt.labels(X))
 
     def batches():
-        # null labels come from one stream for both batches: drawn together, never kept
-        key = None if null_labels or spec is None else ("batch", spec, noise)
-        X1, y1 = kept(key and key + (1,), lambda: batch_of(streams["batch1"]))
-        if batch == "reused":
-            return X1, y1, None, None
-        return (X1, y1) + kept(key and key + (2,), lambda: batch_of(streams["batch2"]))
+        X1, y1 = batch_of("batch1")
+        return (X1, y1) + (batch_of("batch2") if batch == "fresh" else (None, None))
 
     if not network:
         return RunDraw(tgt, None, None, *batches())
@@ -343,7 +345,8 @@ class SharedDraws:
 
     Every run draws W0, a, its target's directions and each batch from its seed's own
     streams (:func:`run_streams`), so runs of the same seed and sizes that differ only in
-    the step sizes, the batch setting or the activation draw the same arrays; and the first
+    the step sizes, the batch setting or the activation draw the same arrays (and runs of
+    different targets the same W0, a and inputs X, unless the labels are noisy); and the first
     gradient without diag(a), sigma'(W0 X1^T) diag(y1) X1 / n, does not depend on eta1.
     Within :func:`sharing_draws`, :func:`run_two_steps` takes them from here: the same
     numbers, bit for bit, without drawing or multiplying them again. Only the group (N, d,

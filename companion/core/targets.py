@@ -183,13 +183,18 @@ class Target:
 
     def sample(self, n: int, rng: np.random.Generator, dtype=np.float64) -> tuple[np.ndarray, np.ndarray]:
         """Draw (X, y): n Gaussian inputs as rows of X (n x d) and their labels."""
+        X = self.inputs(n, rng, dtype)
+        return X, self.labels(X, rng)
+
+    def inputs(self, n: int, rng: np.random.Generator, dtype=np.float64) -> np.ndarray:
+        """The inputs of :meth:`sample` alone: n standard Gaussian rows of dimension d, drawn
+        first from ``rng`` (the same for every target of dimension d)."""
         n = positive_int(n, "n")
         if self.d == 0:
             raise ValueError("target has no directions (target_moments gives only its moments); "
                              "draw them with make_target(spec, d, rng)")
         check_fits_in_memory(n * self.d * np.dtype(dtype).itemsize, f"the data X (n={n}, d={self.d})")
-        X = rng.standard_normal((n, self.d), dtype=np.float64).astype(dtype, copy=False)
-        return X, self.labels(X, rng)
+        return rng.standard_normal((n, self.d), dtype=np.float64).astype(dtype, copy=False)
 
 
 def make_target(spec="he1", d: int = 1000, rng: np.random.Generator | None = None,

@@ -47,6 +47,9 @@ def test_what_is_kept_is_read_only_and_only_the_last_group():
         first = _run(0, {})
         again = _run(0, dict(alpha1=0.1))
         assert again.W0 is first.W0 and again.X1 is first.X1         # drawn once
+        he3 = _run(0, dict(target="he3"))
+        assert he3.X1 is first.X1 and not np.array_equal(he3.y1, first.y1)  # inputs only
+        assert _run(0, dict(noise=0.5)).X1 is not first.X1   # noise follows X in its stream
         with pytest.raises(ValueError, match="read-only"):
             first.W0[0, 0] = 1.0
         assert first.W1.flags.writeable                    # what a run computes is its own

@@ -120,16 +120,16 @@ def _two_steps(W0, a, X1, y1, eta1, eta2, act: Activation, X2=None, y2=None,
     without diag(a), which does not depend on eta1: runs that share it, :class:`SharedDraws`)."""
     Xy1 = _scaled_batch(X1, y1)
     block = np.empty((min(BLOCK_ROWS, W0.shape[0]), X1.shape[0]), W0.dtype)  # both steps'
-    D1 = (_direction(W0, X1, Xy1, act, block) if first_direction is None
-          else first_direction().copy())
-    W1 = _ascend(W0, a * W0.dtype.type(eta1), D1)
+    step1 = a * W0.dtype.type(eta1)
+    W1 = (_direction(W0, X1, Xy1, act, block, step1) if first_direction is None
+          else _ascend(W0, step1, first_direction().copy()))
     if X2 is None:
         X2, Xy2 = X1, Xy1
     else:
         Xy1 = None                                  # at most one scaled batch alive
         Xy2 = _scaled_batch(X2, y2)
     W1 = finite_array(W1, "W1 (the weights after the first step; is eta1 too large?)", 2)
-    W2 = _ascend(W1, a * W1.dtype.type(eta2), _direction(W1, X2, Xy2, act, block))
+    W2 = _direction(W1, X2, Xy2, act, block, a * W1.dtype.type(eta2))
     return W1, W2
 
 
@@ -159,9 +159,11 @@ def _scaled_batch(X, y):
     return X * (y / X.shape[0]).astype(X.dtype, copy=False)[:, None]
 
 
-def _direction(W, X, Xy, act: Activation, block: np.ndarray) -> np.ndarray:
+def _direction(W, X, Xy, act: Activation, block: np.ndarray, step=None) -> np.ndarray:
     """sigma'(W X^T) Xy (N x d), by blocks of rows of W (``block``: the rows x n buffer of
-    sigma'): with Xy = diag(y) X / n, diag(a) times it is G(W; X, y)."""
+    sigma'): with Xy = diag(y) X / n, diag(a) times it is G(W; X, y). With ``step`` = eta a,
+    W + diag(eta a) times it, W + eta G(W; X, y): the update's step, each block finished
+    while it is in cache (:func:`_ascend` on the whole matrix gives the same numbers)."""
     N, rows = W.shape[0], block.shape[0]
     out = np.empty_like(W)
     for start in range(0, N, rows):
@@ -170,6 +172,8 @@ def _direction(W, X, Xy, act: Activation, block: np.ndarray) -> np.ndarray:
         np.matmul(W[part], X.T, out=P)                      # pre-activations W X^T
         act.prime_inplace(P)                                # sigma'(W X^T)
         np.matmul(P, Xy, out=out[part])                     # sigma'(W X^T) diag(y) X / n
+        if step is not None:
+            _ascend(W[part], step[part], out[part])
     return out
 
 
@@ -222,9 +226,10 @@ class TwoStepRun:
 
     def one_step_reference(self) -> np.ndarray:
         """W0 + (eta1 + eta2) G(W0; X1, y1): the single step that two steps reduce to when
-        alpha1 + alpha2 < 1/2 with a reused batch (book: dv-one-step-reference)."""
-        return self.W0 + (self.eta1 + self.eta2) * gradient(self.W0, self.a, self.X1, self.y1,
-                                                             self.activation)
+        alpha1 + alpha2 < 1/2 with a reused batch (book: dv-one-step-reference); G by the
+        update's blocks (:func:`blocked_gradient`)."""
+        return self.W0 + (self.eta1 + self.eta2) * blocked_gradient(self.W0, self.a, self.X1,
+                                                                     self.y1, self.activation)
 
 
 def estimate_run_bytes(N: int, d: int, n: int, batch: str, itemsize: int = 8,

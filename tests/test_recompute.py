@@ -5,10 +5,10 @@ the stored numbers, and a changed stored number fails the comparison.
 The stored runs come from ``python -m companion reproduce --scale paper`` on 2 cores; a unit
 recomputed with another number of BLAS threads or other BLAS kernels sums in another order,
 and singular vectors of close singular values (ARPACK, :func:`companion.top_singular`) move
-with such last bits: the comparison allows RTOL and ATOL below, not bit for bit. Experiments whose smallest stored unit
-has N >= 2048 take tens of seconds and are marked ``slow``. The mark is read off the paper
-scale's grid in the code, so collecting these tests reads no stored file; a test checks
-that no experiment left unmarked has a slow smallest stored unit.
+with such last bits: the comparison allows RTOL and ATOL below, not bit for bit. Experiments
+whose smallest stored unit has N >= 2048 take tens of seconds and are marked ``slow``. The
+mark is read off the paper scale's grid in the code, so collecting these tests reads no
+stored file; a test checks that no experiment left unmarked has a slow smallest stored unit.
 """
 
 from __future__ import annotations

@@ -190,7 +190,8 @@ def _terms(N, alpha1, alpha2, activation, target, K, psi, c1, c2, floor, null,
     xi, wx = _gauss(XI_NODES)
     xi = xi * np.sqrt(var_prime * tgt.second_moment / psi)
     g, wg = _gauss(G_NODES)
-    g, wg = g[wg > NEGLIGIBLE_WEIGHT * wg.max()], wg[wg > NEGLIGIBLE_WEIGHT * wg.max()]
+    tails = wg <= NEGLIGIBLE_WEIGHT * wg.max()
+    g, wg = g[~tails], wg[~tails]
     P = power_functions(g, K, wg)                                    # (K, G)
     per = (SAMPLE_NODES.get(len(tgt.links), SAMPLE_NODES_MANY) if sample_nodes is None
            else sample_nodes)

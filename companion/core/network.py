@@ -92,8 +92,7 @@ def blocked_gradient(W, a, X, y, activation="tanh") -> np.ndarray:
     scaled copies. Equal to :func:`gradient` up to rounding (tests/core/test_gradient.py);
     W's dtype."""
     W, a, X, y = _checked(W, a, X, y)
-    block = np.empty((min(BLOCK_ROWS, W.shape[0]), X.shape[0]), W.dtype)
-    D = _direction(W, X, _scaled_batch(X, y), get_activation(activation), block)
+    D = _direction(W, X, _scaled_batch(X, y), get_activation(activation), _block(W, X))
     D *= a[:, None]
     return D
 
@@ -119,7 +118,7 @@ def _two_steps(W0, a, X1, y1, eta1, eta2, act: Activation, X2=None, y2=None,
     sigma'(W0 X1^T) diag(y1) X1 / n as :func:`_direction` computes it (the first gradient
     without diag(a), which does not depend on eta1: runs that share it, :class:`SharedDraws`)."""
     Xy1 = _scaled_batch(X1, y1)
-    block = np.empty((min(BLOCK_ROWS, W0.shape[0]), X1.shape[0]), W0.dtype)  # both steps'
+    block = _block(W0, X1)                                  # both steps'
     step1 = a * W0.dtype.type(eta1)
     W1 = (_direction(W0, X1, Xy1, act, block, step1) if first_direction is None
           else _ascend(W0, step1, first_direction().copy()))
@@ -157,6 +156,11 @@ def _checked_batch(X, y, W):
 def _scaled_batch(X, y):
     """diag(y) X / n (n x d, X's dtype): folded into the second product once per batch."""
     return X * (y / X.shape[0]).astype(X.dtype, copy=False)[:, None]
+
+
+def _block(W, X) -> np.ndarray:
+    """The rows x n buffer of sigma'(W X^T) that :func:`_direction` fills block by block."""
+    return np.empty((min(BLOCK_ROWS, W.shape[0]), X.shape[0]), W.dtype)
 
 
 def _direction(W, X, Xy, act: Activation, block: np.ndarray, step=None) -> np.ndarray:
@@ -423,9 +427,9 @@ def run_two_steps(N: int = 1000, d: int | None = None, n: int | None = None,
 
     def first_gradient():
         """The first gradient of these draws without diag(a), computed once per group."""
-        block = np.empty((min(BLOCK_ROWS, N), n), dt)
         return shared.get((N, d, n, seed, dt), ("first gradient", spec, noise, act),
-                          lambda: _direction(r.W0, r.X1, _scaled_batch(r.X1, r.y1), act, block))
+                          lambda: _direction(r.W0, r.X1, _scaled_batch(r.X1, r.y1), act,
+                                             _block(r.W0, r.X1)))
 
     W1, W2 = _two_steps(r.W0, r.a, r.X1, r.y1, eta1, eta2, act, r.X2, r.y2,
                         None if spec is None else first_gradient)

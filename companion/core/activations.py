@@ -16,7 +16,7 @@ basis. Any other activation: :meth:`Activation.from_callable`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, partial
 from math import factorial, sqrt
 from typing import Callable, Sequence
 
@@ -52,8 +52,9 @@ class Activation:
     derivatives: tuple[ArrayFn, ...]
     degree: int | None = None
     breakpoints: tuple[float, ...] = ()
-    #: s for tanh(z + s) (tanh: 0): sigma' then has the fast in-place path of prime_inplace
-    tanh_shift: float | None = None
+    #: sigma' written in place over a flat C-contiguous array, where a named activation has a
+    #: faster way than ``derivatives[0]`` (the hot path of :meth:`prime_inplace`)
+    prime_flat: Callable[[np.ndarray], None] | None = None
     _cache: dict = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
@@ -83,10 +84,8 @@ class Activation:
 
     def prime_inplace(self, P: np.ndarray) -> np.ndarray:
         """Overwrite ``P`` with sigma'(P) and return it (the gradient's hot path)."""
-        if self.tanh_shift is not None and P.flags.c_contiguous:
-            if self.tanh_shift:
-                P += P.dtype.type(self.tanh_shift)
-            _tanh_prime_inplace(P.reshape(-1))
+        if self.prime_flat is not None and P.flags.c_contiguous:
+            self.prime_flat(P.reshape(-1))
             return P
         P[...] = self.derivatives[0](P)
         return P
@@ -118,13 +117,16 @@ class Activation:
             lambda z: self.derivative(z, k + 1) * self.derivative(z, 1) ** r))
 
 
-_CHUNK = 1 << 15        # elements per chunk of _tanh_prime_inplace: both buffers stay in L2
+_CHUNK = 1 << 15        # elements per chunk of the in-place derivatives: buffers stay in L2
 
 
-def _tanh_prime_inplace(p: np.ndarray) -> None:
-    """tanh'(z) = 1 - tanh(z)^2 = 4 e / (1 + e)^2 with e = exp(-2|z|), in place on a flat array,
-    in chunks that stay in cache (``benchmarks/run.py`` times it against tanh, square and
-    subtract). Also accurate where 1 - tanh^2 cancels to 0 (|z| > 19)."""
+def _tanh_prime_inplace(p: np.ndarray, shift: float = 0.0) -> None:
+    """tanh'(z + shift), with tanh'(z) = 1 - tanh(z)^2 = 4 e / (1 + e)^2 and e = exp(-2|z|),
+    in place on a flat array, in chunks that stay in cache (``benchmarks/run.py`` times it
+    against tanh, square and subtract). Also accurate where 1 - tanh^2 cancels to 0
+    (|z| > 19)."""
+    if shift:
+        p += p.dtype.type(shift)
     buf = np.empty(min(_CHUNK, p.size), dtype=p.dtype)
     for start in range(0, p.size, _CHUNK):
         c = p[start:start + _CHUNK]
@@ -138,6 +140,26 @@ def _tanh_prime_inplace(p: np.ndarray) -> None:
         c /= t
 
 
+def _gelu_prime_inplace(p: np.ndarray) -> None:
+    """GELU'(z) = Phi(z) + z phi(z) in place on a flat array, in float64 chunks: the same
+    operations as ``_gelu_derivatives``' sigma', without its four temporaries of the whole
+    array."""
+    z = np.empty(min(_CHUNK, p.size))
+    t = np.empty_like(z)
+    for start in range(0, p.size, _CHUNK):
+        c = p[start:start + _CHUNK]
+        zc, tc = z[:c.size], t[:c.size]
+        zc[...] = c
+        np.square(zc, out=tc)                   # phi(z) = exp(-z^2 / 2) / sqrt(2 pi)
+        tc *= -0.5
+        np.exp(tc, out=tc)
+        tc /= sqrt(2.0 * np.pi)
+        tc *= zc                                # z phi(z)
+        ndtr(zc, out=zc)
+        zc += tc
+        c[...] = zc
+
+
 # -- named activations ------------------------------------------------------------------------
 def erf(z):
     """The error function (scipy.special.erf; imported on first use: importing scipy.special
@@ -146,11 +168,11 @@ def erf(z):
     return _erf(z)
 
 
-def ndtr(z):
+def ndtr(z, out=None):
     """The standard normal distribution function Phi (scipy.special.ndtr, imported on first
     use like :func:`erf`)."""
     from scipy.special import ndtr as _ndtr
-    return _ndtr(z)
+    return _ndtr(z) if out is None else _ndtr(z, out=out)
 
 
 def _tanh_derivatives(order: int, shift: float = 0.0) -> tuple[ArrayFn, ...]:
@@ -213,7 +235,8 @@ def hermite_activation(coefficients: Sequence[float], name: str | None = None) -
 def shifted_tanh(shift: float = 0.5) -> Activation:
     """tanh(z + shift): no longer odd, so m_2 != 0 (book: dv-parity)."""
     return Activation(f"shifted_tanh({shift:g})", lambda z: np.tanh(np.asarray(z) + shift),
-                      _tanh_derivatives(8, shift), tanh_shift=float(shift))
+                      _tanh_derivatives(8, shift),
+                      prime_flat=partial(_tanh_prime_inplace, shift=float(shift)))
 
 
 def get_activation(spec: "str | Activation" = "tanh") -> Activation:
@@ -233,7 +256,7 @@ def get_activation(spec: "str | Activation" = "tanh") -> Activation:
 @lru_cache(maxsize=64)
 def _named_activation(name: str) -> Activation:
     if name == "tanh":
-        return Activation("tanh", np.tanh, _tanh_derivatives(8), tanh_shift=0.0)
+        return Activation("tanh", np.tanh, _tanh_derivatives(8), prime_flat=_tanh_prime_inplace)
     if name == "erf":
         return Activation("erf", erf, _erf_derivatives(8))
     if name == "relu":
@@ -245,7 +268,7 @@ def _named_activation(name: str) -> Activation:
         return shifted_tanh(0.5)
     if name == "gelu":
         return Activation("gelu", lambda z: np.asarray(z, float) * ndtr(np.asarray(z, float)),
-                          _gelu_derivatives(8))
+                          _gelu_derivatives(8), prime_flat=_gelu_prime_inplace)
     if name.startswith("hermite:"):
         try:
             coeffs = [float(t) for t in name.split(":", 1)[1].split(",")]

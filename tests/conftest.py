@@ -1,7 +1,10 @@
 """Shared pytest configuration and the fixtures several test modules use (their plain
 helpers are in tests/_helpers.py; no test module imports another)."""
 
+import os
+
 import pytest
+from threadpoolctl import threadpool_limits
 
 from _helpers import browser_or_skip, build_if_stale
 
@@ -24,7 +27,20 @@ def browser():
         b.close()
 
 
+def _blas_threads_per_worker() -> None:
+    """Under pytest-xdist (``make test-quick``: one worker per core), each worker's BLAS gets
+    its share of the cores, not all of them: workers that each start a thread per core
+    oversubscribe the machine and wait on one another's threads (ARPACK's many small products
+    most; ``make test-quick`` prints its time). In-process only (threadpoolctl); subprocesses
+    keep the user's settings. tests/test_workers.py checks it."""
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "0"))
+    if workers > 1:
+        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+        threadpool_limits(limits=max(1, (cores or 1) // workers))
+
+
 def pytest_configure(config):
+    _blas_threads_per_worker()
     config.addinivalue_line(
         "markers",
         "book: tests of the Jupyter Book (stored outputs, nbval, strict build); "

@@ -35,7 +35,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
-#: PBKDF2 iterations per hash: a few milliseconds per checked number
+#: PBKDF2 iterations per hash: every guess at a stored answer costs as much as one check of a
+#: number, which a reader makes a few times and a search of the answer's range millions of times
 ITERATIONS = 2000
 #: fine cells per tolerance width, stored cells per value (padded), coarse cells each side
 FINE_PER_TOL, FINE_STORED, COARSE_REACH = 2, 8, 12

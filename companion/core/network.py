@@ -113,15 +113,16 @@ def two_step_update(W0, a, X1, y1, eta1: float, eta2: float, activation="tanh",
 
 
 def _two_steps(W0, a, X1, y1, eta1, eta2, act: Activation, X2=None, y2=None,
-               first_direction: Callable[[], np.ndarray] | None = None):
-    """:func:`two_step_update` on checked arguments. ``first_direction()``, if given, returns
-    sigma'(W0 X1^T) diag(y1) X1 / n as :func:`_direction` computes it (the first gradient
-    without diag(a), which does not depend on eta1: runs that share it, :class:`SharedDraws`)."""
+               first_direction: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None):
+    """:func:`two_step_update` on checked arguments. ``first_direction(Xy1, block)``, if
+    given, returns sigma'(W0 X1^T) Xy1 as :func:`_direction` computes it with that scaled batch
+    and buffer (the first gradient without diag(a), which does not depend on eta1: runs that
+    share it, :class:`SharedDraws`)."""
     Xy1 = _scaled_batch(X1, y1)
     block = _block(W0, X1)                                  # both steps'
     step1 = a * W0.dtype.type(eta1)
     W1 = (_direction(W0, X1, Xy1, act, block, step1) if first_direction is None
-          else _ascend(W0, step1, first_direction().copy()))
+          else _ascend(W0, step1, first_direction(Xy1, block).copy()))
     if X2 is None:
         X2, Xy2 = X1, Xy1
     else:
@@ -303,7 +304,7 @@ def _draw_run(N: int, d: int, n: int, target, seed: int, noise: float, dtype: np
     """:func:`draw_run` on checked arguments (the target is checked here: it is built
     here); with ``shared``, what an earlier run of the same seed drew is taken from there."""
     streams = run_streams(seed)
-    group = (N, d, n, seed, dtype)
+    group = _group(N, d, n, seed, dtype)
 
     def kept(key, compute):
         return compute() if shared is None or key is None else shared.get(group, key, compute)
@@ -335,6 +336,11 @@ def _draw_run(N: int, d: int, n: int, target, seed: int, noise: float, dtype: np
         return RunDraw(tgt, None, None, *batches())
     W0, a = kept(("network",), lambda: _init_network(N, d, streams["network"], dtype))
     return RunDraw(tgt, W0, a, *batches())
+
+
+def _group(N: int, d: int, n: int, seed: int, dtype: np.dtype) -> tuple:
+    """The runs whose draws :class:`SharedDraws` shares: the same sizes, seed and dtype."""
+    return (N, d, n, seed, dtype)
 
 
 def _spec_key(target):
@@ -425,11 +431,10 @@ def run_two_steps(N: int = 1000, d: int | None = None, n: int | None = None,
     r = _draw_run(N, d, n, target, seed, noise, dt, batch, null_labels, True, shared)
     spec = None if shared is None or null_labels else _spec_key(target)
 
-    def first_gradient():
+    def first_gradient(Xy1, block):
         """The first gradient of these draws without diag(a), computed once per group."""
-        return shared.get((N, d, n, seed, dt), ("first gradient", spec, noise, act),
-                          lambda: _direction(r.W0, r.X1, _scaled_batch(r.X1, r.y1), act,
-                                             _block(r.W0, r.X1)))
+        return shared.get(_group(N, d, n, seed, dt), ("first gradient", spec, noise, act),
+                          lambda: _direction(r.W0, r.X1, Xy1, act, block))
 
     W1, W2 = _two_steps(r.W0, r.a, r.X1, r.y1, eta1, eta2, act, r.X2, r.y2,
                         None if spec is None else first_gradient)

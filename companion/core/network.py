@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable
 
 import numpy as np
@@ -216,6 +216,9 @@ class TwoStepRun:
     alpha2: float
     batch: str
     seed: int
+    #: sigma'(W0 X1^T) diag(y1) X1 / n, the first gradient without diag(a), where the run
+    #: shared it with the other runs of its seed (:class:`SharedDraws`; read-only), else None
+    first_direction: np.ndarray | None = field(default=None, repr=False, compare=False)
 
     @property
     def N(self) -> int:
@@ -232,9 +235,11 @@ class TwoStepRun:
     def one_step_reference(self) -> np.ndarray:
         """W0 + (eta1 + eta2) G(W0; X1, y1): the single step that two steps reduce to when
         alpha1 + alpha2 < 1/2 with a reused batch (book: dv-one-step-reference); G by the
-        update's blocks (:func:`blocked_gradient`)."""
-        return self.W0 + (self.eta1 + self.eta2) * blocked_gradient(self.W0, self.a, self.X1,
-                                                                     self.y1, self.activation)
+        update's blocks (:func:`blocked_gradient`), or the run's shared first gradient, the
+        same numbers without computing them again."""
+        G = (blocked_gradient(self.W0, self.a, self.X1, self.y1, self.activation)
+             if self.first_direction is None else self.first_direction * self.a[:, None])
+        return self.W0 + (self.eta1 + self.eta2) * G
 
 
 def estimate_run_bytes(N: int, d: int, n: int, batch: str, itemsize: int = 8,
@@ -431,12 +436,16 @@ def run_two_steps(N: int = 1000, d: int | None = None, n: int | None = None,
     r = _draw_run(N, d, n, target, seed, noise, dt, batch, null_labels, True, shared)
     spec = None if shared is None or null_labels else _spec_key(target)
 
+    first = None
+
     def first_gradient(Xy1, block):
         """The first gradient of these draws without diag(a), computed once per group."""
-        return shared.get(_group(N, d, n, seed, dt), ("first gradient", spec, noise, act),
-                          lambda: _direction(r.W0, r.X1, Xy1, act, block))
+        nonlocal first
+        first = shared.get(_group(N, d, n, seed, dt), ("first gradient", spec, noise, act),
+                           lambda: _direction(r.W0, r.X1, Xy1, act, block))
+        return first
 
     W1, W2 = _two_steps(r.W0, r.a, r.X1, r.y1, eta1, eta2, act, r.X2, r.y2,
                         None if spec is None else first_gradient)
     return TwoStepRun(r.W0, W1, W2, r.a, r.X1, r.y1, r.X2, r.y2, r.target, act, eta1, eta2,
-                      alpha1, alpha2, batch, seed)
+                      alpha1, alpha2, batch, seed, first)

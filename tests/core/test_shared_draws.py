@@ -42,6 +42,20 @@ def test_shared_runs_are_the_runs_computed_alone():
         _same(run, shared[key])
 
 
+def test_the_one_step_reference_takes_the_shared_first_gradient():
+    # W0 + (eta1 + eta2) G(W0) from the kept first gradient: the numbers blocked_gradient
+    # computes, without its products
+    alone = [_run(0, kw) for kw in RUNS]
+    with net.sharing_draws():
+        shared = [_run(0, kw) for kw in RUNS]
+    for kw, a, s in zip(RUNS, alone, shared):
+        assert a.first_direction is None
+        assert (s.first_direction is None) == bool(kw.get("null_labels")
+                                                   or isinstance(kw.get("target"), list))
+        ref = s.one_step_reference()
+        assert ref.dtype == a.W0.dtype and np.array_equal(ref, a.one_step_reference()), kw
+
+
 def test_what_is_kept_is_read_only_and_only_the_last_group():
     with net.sharing_draws():
         first = _run(0, {})

@@ -6,6 +6,8 @@ import os
 import pytest
 from threadpoolctl import threadpool_limits
 
+from companion.core.blas import threads_per_worker
+
 from _helpers import browser_or_skip, build_if_stale
 
 
@@ -32,11 +34,11 @@ def _blas_threads_per_worker() -> None:
     its share of the cores, not all of them: workers that each start a thread per core
     oversubscribe the machine and wait on one another's threads (ARPACK's many small products
     most; ``make test-quick`` prints its time). In-process only (threadpoolctl); subprocesses
-    keep the user's settings. tests/test_workers.py checks it."""
+    keep the user's settings. The share is the one ``reproduce --jobs`` gives its workers
+    (:func:`companion.core.blas.threads_per_worker`); tests/test_workers.py checks it."""
     workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "0"))
     if workers > 1:
-        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-        threadpool_limits(limits=max(1, (cores or 1) // workers))
+        threadpool_limits(limits=threads_per_worker(workers))
 
 
 def pytest_configure(config):

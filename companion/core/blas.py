@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import os
 
 
 @functools.cache
@@ -23,6 +24,12 @@ def blas_threads() -> int:
     ``threadpoolctl.threadpool_limits`` block, included)."""
     return max([lib["num_threads"] for lib in controller().info() if lib["user_api"] == "blas"]
                or [1])
+
+
+def threads_per_worker(workers: int) -> int:
+    """BLAS threads for each of ``workers`` processes sharing this machine's cores: together
+    they start no more threads than there are cores, and each at least one."""
+    return max(1, (os.cpu_count() or 1) // workers)
 
 
 def limited(n: int | None):

@@ -10,11 +10,11 @@ it stopped.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 
 import numpy as np
 
+from companion.core.blas import threads_per_worker
 from companion.core.cache import ResultCache
 from companion.core.experiment import Experiment
 from companion.core.runs import Run, Runs
@@ -94,7 +94,7 @@ def _execute(exp: Experiment, units, jobs: int, scheduler: str | None):
         return
     import joblib
 
-    blas = max(1, (os.cpu_count() or 1) // jobs) if scheduler is None else None
+    blas = threads_per_worker(jobs) if scheduler is None else None
     tasks = (joblib.delayed(_compute_unit)(exp.unit, p, s, blas) for p, s in units)
     if scheduler is None:
         yield from joblib.Parallel(n_jobs=jobs, return_as="generator_unordered")(tasks)

@@ -454,6 +454,19 @@ def test_every_prose_number_is_stored(stem):
 
 
 @pytest.mark.parametrize("stem", NOTEBOOKS)
+def test_stored_streams_are_joined(stem):
+    """No code cell stores two consecutive stream outputs of the same name: how a cell's
+    printing was split into messages depends on the machine's timing, so
+    tools/execute_chapter.py joins them (as JupyterLab does) and re-executing an unchanged
+    chapter leaves its file unchanged."""
+    split = [i + 1 for i, cell in enumerate(_code_cells(_read_nb(stem)))
+             if any(a["output_type"] == b["output_type"] == "stream" and a["name"] == b["name"]
+                    for a, b in zip(cell.get("outputs", []), cell.get("outputs", [])[1:]))]
+    assert not split, (f"{stem}.ipynb: code cells {split} store split streams; run "
+                       f"`.venv/bin/python tools/execute_chapter.py {stem}.ipynb`")
+
+
+@pytest.mark.parametrize("stem", NOTEBOOKS)
 def test_build_prose_numbers_match_the_stored_ones(built_book, stem):
     """The numbers the built page shows in its prose ({eval} roles, evaluated by MyST-NB's
     inline execution and recorded by book/_ext/record_eval.py) are the stored ones, in the

@@ -73,6 +73,20 @@ def _evaluate(client: NotebookClient, exprs: list[str]) -> list[dict]:
     return out
 
 
+def coalesced(outputs: list) -> list:
+    """``outputs`` with each run of consecutive stream outputs of the same name (stdout,
+    stderr) joined into one, as JupyterLab's output area joins them: how a cell's printing
+    was split into messages depends on timing, and the stored chapter must not."""
+    out = []
+    for output in outputs:
+        if (output.output_type == "stream" and out and out[-1].output_type == "stream"
+                and out[-1].name == output.name):
+            out[-1].text += output.text
+        else:
+            out.append(output)
+    return out
+
+
 def execute(path: Path) -> nbformat.NotebookNode:
     """Run the notebook at ``path`` in a fresh kernel (working directory: its folder) and
     return it with outputs, execution counts and stored expressions."""
@@ -92,6 +106,7 @@ def execute(path: Path) -> nbformat.NotebookNode:
             if cell.cell_type == "code":
                 count += 1
                 client.execute_cell(cell, index, execution_count=count)
+                cell.outputs = coalesced(cell.outputs)
             if cell.cell_type in ("code", "markdown"):
                 exprs = expressions(prose(cell))
                 if exprs:

@@ -331,13 +331,13 @@ E11_CONSTANTS = dict(N=2048, seeds=2, activation="shifted_tanh", point=(0.38, 0.
 
 
 def two_step_runs(pairs, Ns, seeds=1, batch: str = "reused", activation="tanh",
-                  target="he1", K: int = 4, reference: bool = False):
+                  target="he1", K: int = 4, reference: bool = False, dtype: str = "float64"):
     """:class:`~companion.core.runs.Runs` of :func:`two_step_unit` at every (alpha1, alpha2) in
     ``pairs``, size in ``Ns`` and seed (a count or a list), for exercises and other points
-    than the experiments' own."""
+    than the experiments' own; ``dtype="float32"`` as the chapter's own runs."""
     return run_units(two_step_unit, [
         (dict(N=int(N), alpha1=float(a1), alpha2=float(a2), batch=batch, K=K,
-              activation=activation, target=target, reference=reference), s)
+              activation=activation, target=target, reference=reference, dtype=dtype), s)
         for a1, a2 in pairs for N in Ns for s in seed_list(seeds)])
 
 

@@ -33,6 +33,18 @@ def test_runs_shapes_and_reproducible():
     assert "rel_diff" not in runs.where(alpha1=0.4, alpha2=0.15)[0].result
 
 
+def test_runs_in_float32_as_the_chapter_runs():
+    """``dtype="float32"`` reaches the runs (the chapter's exercises use it) and moves the
+    terms by float32's rounding only."""
+    kw = dict(pairs=[(0.35, 0.45)], Ns=[200], seeds=1, K=3, reference=True)
+    single, double = ex.two_step_runs(**kw, dtype="float32"), ex.two_step_runs(**kw)
+    assert single[0].params["dtype"] == "float32" and double[0].params["dtype"] == "float64"
+    for key in ("terms_0", "terms_1", "terms_2", "diff"):
+        a, b = single.values(key), double.values(key)
+        assert not np.array_equal(a, b)
+        np.testing.assert_allclose(a, b, rtol=1e-4)
+
+
 def test_local_slopes_with_welch_t_intervals():
     Ns = np.array([100, 200, 400])
     rng = np.random.default_rng(0)

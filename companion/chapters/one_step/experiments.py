@@ -30,7 +30,7 @@ import numpy as np
 from companion.core.activations import Activation, get_activation
 from companion.core.alignment import cos2_with_directions, subspace_projection
 from companion.core.blas import limited
-from companion.core.experiment import Experiment
+from companion.core.experiment import Experiment, precision
 from companion.core.gaussian import gaussian_expectation
 from companion.core.network import blocked_gradient, draw_run
 from companion.core.spectra import singular_values, top_singular
@@ -184,18 +184,19 @@ def noise_level(target: Target, k: int, d: int, n: int) -> float:
 # -- the unit functions: one parameter point, one seed ---------------------------------------
 
 def decomposition_unit(N: int, target: str, activation: str, seed: int, phi: float = 1.0,
-                       psi: float = 1.0) -> dict:
+                       psi: float = 1.0, dtype: str = "float64") -> dict:
     """||G||_op, ||m1 a u1^T||_op and ||R||_op = ||G - m1 a u1^T||_op for one draw
     (book: dv-one-step-spike).
 
     The claim checked: G(W0) is rank one up to a remainder R with ||R||_op = O~(N^-1/2),
-    while the spike m1 ||a|| ||u1|| stays of order one. ``d = N / phi``, ``n = psi d``.
+    while the spike m1 ||a|| ||u1|| stays of order one. ``d = N / phi``, ``n = psi d``;
+    ``dtype="float32"`` for the chapter's own runs.
     """
     N = positive_int(N, "N")
     phi, psi = positive_real(phi, "phi"), positive_real(psi, "psi")
     d = max(1, round(N / phi))
     n = max(1, round(psi * d))
-    draw = draw_one_step(N, d, n, target, activation, seed=seed)
+    draw = draw_one_step(N, d, n, target, activation, seed=seed, dtype=dtype)
     # operator norm of the rank-one part: |m1| ||a|| ||u1||
     spike_norm = abs(draw.activation.m(1)) * np.linalg.norm(draw.a) * np.linalg.norm(draw.u1)
     return {"g_norm": float(_top(draw.G, 1)[1][0]), "spike_norm": float(spike_norm),
@@ -291,7 +292,7 @@ def growth_unit(N: int, alphas, target: str, activation: str, seed: int, c: floa
 
 
 def directions_unit(N: int, target: str, alpha: float, c: float, top: int, activation: str,
-                    seed: int) -> dict:
+                    seed: int, dtype: str = "float64") -> dict:
     """Which target directions one step sees (if mu* = 0 nothing is learned,
     book: dv-one-step-spike): one step with eta = c N^alpha at N = d = n, one seed.
 
@@ -302,10 +303,11 @@ def directions_unit(N: int, target: str, alpha: float, c: float, top: int, activ
     for mu*_k != 0 and, for mu*_k = 0, the sampling-noise level of :func:`noise_level`
     carried by the spike plus the 1/d of the rest of the vector. Numbers: ``s1``,
     ``theory_s1``, ``eta`` and ``chance`` = 1/d. :func:`direction_names` names the k.
+    ``dtype="float32"`` for the chapter's own runs.
     """
     N, top = positive_int(N, "N"), positive_int(top, "top")
     eta = positive_real(c, "c") * N ** float(alpha)
-    draw = draw_one_step(N, N, N, target, activation, seed=seed)
+    draw = draw_one_step(N, N, N, target, activation, seed=seed, dtype=dtype)
     tgt = draw.target
     _, s, Vt = _top(draw.W1(eta), top)
     pred = one_step_prediction(eta, tgt, activation, N, N, N)
@@ -313,9 +315,9 @@ def directions_unit(N: int, target: str, alpha: float, c: float, top: int, activ
     theory = [float(pred["cos2"][k]) if abs(tgt.mu_star[k]) > 1e-8
               else overlap * noise_level(tgt, k, N, N) + (1.0 - overlap) / N
               for k in range(len(tgt.links))]
-    return {"cos2": cos2_with_directions(Vt[:1], tgt.directions)[0],
+    return {"cos2": np.asarray(cos2_with_directions(Vt[:1], tgt.directions)[0], float),
             "proj_top": np.asarray(subspace_projection(Vt, tgt.directions), float),
-            "cos2_u1": cos2_with_directions(draw.u1, tgt.directions)[0],
+            "cos2_u1": np.asarray(cos2_with_directions(draw.u1, tgt.directions)[0], float),
             "mu_star": np.asarray(tgt.mu_star, float), "theory_cos2": np.array(theory),
             "s1": float(s[0]), "theory_s1": float(pred["s1"]), "eta": float(eta),
             "chance": 1.0 / N}
@@ -357,10 +359,10 @@ DIRECTION_ALPHA = 0.25
 _E1_SIZES = {"small": dict(N=1000, seeds=5), "paper": dict(N=4096, seeds=4)}
 _E2_SIZES = {"small": dict(Ns=[125, 250, 500, 1000], seeds=5),
              "paper": dict(Ns=[512, 1024, 2048, 4096], seeds=4)}
-_RANK_ONE_SIZES = {"small": dict(Ns=[125, 250, 500, 1000], seeds=5),
+_RANK_ONE_SIZES = {"small": dict(Ns=[125, 250, 500, 1000], seeds=5, float32_from=0),
                    "paper": dict(Ns=[512, 1024, 2048, 4096], seeds=4)}
 _SPECTRUM_SIZES = {"small": dict(N=1000, seeds=1), "paper": dict(N=4096, seeds=1)}
-_DIRECTIONS_SIZES = {"small": dict(Ns=[125, 250, 500, 1000], seeds=5),
+_DIRECTIONS_SIZES = {"small": dict(Ns=[125, 250, 500, 1000], seeds=5, float32_from=0),
                      "paper": dict(Ns=[512, 1024, 2048, 4096], seeds=4)}
 _U1_SIZES = {"small": dict(N=250, seeds=400), "paper": dict(N=1000, seeds=400)}
 
@@ -384,7 +386,8 @@ def _e2_grid(z):
 
 
 def _rank_one_grid(z):
-    return [(dict(N=N, target=z.get("target", "he1"), activation=z.get("activation", "tanh")), s)
+    return [(dict(N=N, target=z.get("target", "he1"), activation=z.get("activation", "tanh"),
+                  **precision(z, N)), s)
             for N in z["Ns"] for s in seed_list(z["seeds"])]
 
 
@@ -395,7 +398,8 @@ def _spectrum_grid(z):
 
 def _directions_grid(z):
     return [(dict(N=N, target=t, alpha=float(z.get("alpha", DIRECTION_ALPHA)), c=1.0,
-                  top=int(z.get("top", 5)), activation=z.get("activation", "tanh")), s)
+                  top=int(z.get("top", 5)), activation=z.get("activation", "tanh"),
+                  **precision(z, N)), s)
             for t in z.get("targets", DIRECTION_TARGETS) for N in z["Ns"]
             for s in seed_list(z["seeds"])]
 

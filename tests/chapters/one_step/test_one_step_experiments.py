@@ -144,6 +144,23 @@ def test_directions_he3_invisible_he1_learned():
     np.testing.assert_allclose(mix[0]["mu_star"], [1.0, 0.0], atol=1e-8)
 
 
+@pytest.mark.parametrize("experiment, sizes, keys", [
+    (ex.RANK_ONE, dict(Ns=[200], seeds=1), ("g_norm", "spike_norm", "r_norm")),
+    (ex.DIRECTIONS, dict(Ns=[200], targets=["he1+he3"], seeds=1),
+     ("cos2", "proj_top", "cos2_u1", "s1"))])
+def test_chapter_scale_runs_in_float32_as_float64(experiment, sizes, keys):
+    """The chapter's own runs of RANK_ONE and DIRECTIONS are float32 (the paper scale's are
+    float64): the same numbers up to float32's rounding, returned as float64."""
+    single = experiment.run(**sizes)
+    double = experiment.run(**sizes, float32_from=float("inf"))
+    assert single[0].params["dtype"] == "float32" and "dtype" not in double[0].params
+    assert experiment.units("paper")[0][0].get("dtype") is None
+    for key in keys:
+        a, b = np.asarray(single[0][key]), np.asarray(double[0][key])
+        assert a.dtype == np.float64 and not np.array_equal(a, b)
+        np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-6)
+
+
 def test_bad_inputs():
     with pytest.raises(ValueError):
         ex.transition_unit(50, [-1.0], "he1", "tanh", seed=0)

@@ -76,7 +76,9 @@ def _evaluate(client: NotebookClient, exprs: list[str]) -> list[dict]:
 def coalesced(outputs: list) -> list:
     """``outputs`` with each run of consecutive stream outputs of the same name (stdout,
     stderr) joined into one, as JupyterLab's output area joins them: how a cell's printing
-    was split into messages depends on timing, and the stored chapter must not."""
+    was split into messages depends on timing, and the stored chapter must not. The text is
+    kept as printed (``myst_nb.core.utils.coalesce_streams``, what the build shows, also
+    strips trailing whitespace and moves stdout before stderr)."""
     out = []
     for output in outputs:
         if (output.output_type == "stream" and out and out[-1].output_type == "stream"

@@ -39,7 +39,7 @@ from companion.core.alignment import (
 from companion.core.network import (
     TwoStepRun,
     correlation_loss,
-    gradient,
+    descent_direction,
     init_network,
     run_two_steps,
     step_size,

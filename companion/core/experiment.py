@@ -11,13 +11,14 @@ the stored paper-scale runs (:func:`companion.core.store.load`). Nothing here dr
 
 from __future__ import annotations
 
+import inspect
 import json
 from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
 
-from companion.core.network import sharing_draws
+from companion.core.network import SharedDraws
 from companion.core.runs import Run, Runs
 
 SCALES = ("small", "paper")
@@ -117,17 +118,23 @@ def precision_agreement(runs, keys) -> dict:
 
 def run_units(unit: Callable[..., dict], units) -> Runs:
     """``Runs`` of ``unit(**params, seed=seed)`` over ``units`` = [(params, seed), ...], in
-    that order. They are computed ordered by size and seed, so that the runs of one seed
-    share their draws and first gradient (:func:`companion.core.network.sharing_draws`):
-    each unit's result is what it computes alone, bit for bit."""
+    that order. They are computed ordered by size and seed, and a unit that takes a
+    ``shared`` argument gets one :class:`companion.core.network.SharedDraws` for all of
+    them, so that the runs of one seed share their draws and first step: each unit's result
+    is what it computes alone, bit for bit."""
     units = [(dict(params), int(seed)) for params, seed in units]
     order = sorted(range(len(units)), key=lambda i: (_size(units[i][0]), units[i][1]))
+    lend = {"shared": SharedDraws()} if takes_shared(unit) else {}
     results = {}
-    with sharing_draws():
-        for i in order:
-            params, seed = units[i]
-            results[i] = unit(**params, seed=seed)
+    for i in order:
+        params, seed = units[i]
+        results[i] = unit(**params, seed=seed, **lend)
     return Runs(Run(params, seed, results[i]) for i, (params, seed) in enumerate(units))
+
+
+def takes_shared(unit: Callable[..., dict]) -> bool:
+    """Whether ``unit`` takes a ``shared`` argument (a :class:`SharedDraws` it passes on)."""
+    return "shared" in inspect.signature(unit).parameters
 
 
 def _size(params: dict) -> tuple:

@@ -32,6 +32,7 @@ diagonal of the Cholesky factor of the sum.
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 
 import numpy as np
@@ -182,7 +183,7 @@ def _terms(N, alpha1, alpha2, activation, target, K, psi, c1, c2, floor, null,
     # only the links, mu* and the moments of y matter, not the directions
     tgt = target if isinstance(target, Target) else target_moments(target)
     eta1, eta2 = step_size(N, alpha1, c1), step_size(N, alpha2, c2)
-    eps = eta1 / np.sqrt(N)
+    eps = eta1 / math.sqrt(N)                 # N may exceed int64 (2^80 is fine)
     m1 = act.m(1)
     prime = lambda z: act.derivative(z, 1)                           # noqa: E731
     zeta, wz = _gauss(ZETA_NODES)

@@ -12,8 +12,6 @@ W2 = W1 + eta2 G(W1; X2, y2) (fresh batch).
 
 from __future__ import annotations
 
-from contextlib import contextmanager
-from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -69,41 +67,42 @@ def _init_network(N: int, d: int, rng: np.random.Generator,
     return W0, a
 
 
-def gradient(W, a, X, y, activation="tanh") -> np.ndarray:
-    """Negative gradient of the correlation loss (book: dv-two-steps),
+def descent_direction(W, a, X, y, activation="tanh") -> np.ndarray:
+    """G(W; X, y) = -dL/dW, the direction a gradient step adds (book: dv-two-steps):
 
-        G(W; X, y) = (1/n) diag(a) sigma'(W X^T) diag(y) X,
+        G(W; X, y) = (1/n) diag(a) sigma'(W X^T) diag(y) X        (N x d),
 
-    written as the formula reads (no autograd). The update of :func:`two_step_update` computes
-    the same products by blocks of rows (tests/core/test_gradient.py checks that they agree).
-    The result has W's dtype."""
+    computed by blocks of rows of W, so that only a BLOCK_ROWS x n slice of sigma'(W X^T) is
+    alive at once (tests/core/test_gradient.py checks it against the formula as written and
+    against finite differences of the loss). The result has W's dtype."""
     W, a, X, y = _checked(W, a, X, y)
-    n = X.shape[0]
-    check_fits_in_memory(2 * W.shape[0] * n * W.dtype.itemsize,
-                         f"sigma'(W X^T) of the gradient (N={W.shape[0]}, n={n})")
-    sigma_prime = get_activation(activation).prime_inplace(W @ X.T)     # sigma'(W X^T), N x n
-    y = y.astype(W.dtype, copy=False)
-    return (a[:, None] * sigma_prime) @ (y[:, None] * X) / W.dtype.type(n)
+    return _descent_direction(W, a, X, y, get_activation(activation))
 
 
-def blocked_gradient(W, a, X, y, activation="tanh") -> np.ndarray:
-    """G(W; X, y) as the update computes it: the products of :func:`_direction` by blocks of
-    rows of W, then diag(a), without :func:`gradient`'s whole N x n sigma'(W X^T) and its
-    scaled copies. Equal to :func:`gradient` up to rounding (tests/core/test_gradient.py);
-    W's dtype."""
-    W, a, X, y = _checked(W, a, X, y)
-    D = _direction(W, X, _scaled_batch(X, y), get_activation(activation), _block(W, X))
-    D *= a[:, None]
-    return D
+def _descent_direction(W, a, X, y, act: Activation) -> np.ndarray:
+    """:func:`descent_direction` on checked arguments."""
+    Xy = X * (y / X.shape[0]).astype(X.dtype, copy=False)[:, None]     # diag(y) X / n
+    N, n = W.shape[0], X.shape[0]
+    sigma_prime = np.empty((min(BLOCK_ROWS, N), n), W.dtype)          # one block of rows
+    G = np.empty_like(W)
+    for start in range(0, N, BLOCK_ROWS):
+        rows = slice(start, min(start + BLOCK_ROWS, N))
+        P = sigma_prime[: rows.stop - start]
+        np.matmul(W[rows], X.T, out=P)                                # W X^T
+        act.prime_inplace(P)                                          # sigma'(W X^T)
+        np.matmul(P, Xy, out=G[rows])                                 # sigma'(W X^T) diag(y) X / n
+        G[rows] *= a[rows, None]                                      # diag(a) on the left
+    return G
 
 
 def two_step_update(W0, a, X1, y1, eta1: float, eta2: float, activation="tanh",
                     X2=None, y2=None) -> tuple[np.ndarray, np.ndarray]:
-    """(W1, W2) from W0: W1 = W0 + eta1 G(W0; X1, y1), then W2 = W1 + eta2 G(W1; X2, y2),
-    where (X2, y2) = (X1, y1) for a reused batch (leave them None) or a fresh batch
-    (book: dv-two-steps). The products of :func:`gradient`, by blocks of rows of W
-    (:func:`_direction`): four N x n x d products and two sigma' evaluations in all, and a
-    reused batch scaled by y once."""
+    """(W1, W2) from W0 (book: dv-two-steps):
+
+        W1 = W0 + eta1 G(W0; X1, y1),    W2 = W1 + eta2 G(W1; X2, y2),
+
+    where (X2, y2) = (X1, y1) for a reused batch (leave them None) or an independent sample
+    for a fresh batch; G is :func:`descent_direction`."""
     if (X2 is None) != (y2 is None):
         raise ValueError("X2 and y2 must be given together (fresh batch) or both left out (reused)")
     W0, a, X1, y1 = _checked(W0, a, X1, y1)
@@ -112,24 +111,19 @@ def two_step_update(W0, a, X1, y1, eta1: float, eta2: float, activation="tanh",
     return _two_steps(W0, a, X1, y1, eta1, eta2, get_activation(activation), X2, y2)
 
 
-def _two_steps(W0, a, X1, y1, eta1, eta2, act: Activation, X2=None, y2=None,
-               first_direction: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None):
-    """:func:`two_step_update` on checked arguments. ``first_direction(Xy1, block)``, if
-    given, returns sigma'(W0 X1^T) Xy1 as :func:`_direction` computes it with that scaled batch
-    and buffer (the first gradient without diag(a), which does not depend on eta1: runs that
-    share it, :class:`SharedDraws`)."""
-    Xy1 = _scaled_batch(X1, y1)
-    block = _block(W0, X1)                                  # both steps'
-    step1 = a * W0.dtype.type(eta1)
-    W1 = (_direction(W0, X1, Xy1, act, block, step1) if first_direction is None
-          else _ascend(W0, step1, first_direction(Xy1, block).copy()))
-    if X2 is None:
-        X2, Xy2 = X1, Xy1
-    else:
-        Xy1 = None                                  # at most one scaled batch alive
-        Xy2 = _scaled_batch(X2, y2)
+def _two_steps(W0, a, X1, y1, eta1, eta2, act: Activation, X2=None, y2=None, G1=None):
+    """:func:`two_step_update` on checked arguments; ``G1``, if given, is G(W0; X1, y1)
+    computed before (runs that share their draws, :class:`SharedDraws`). Each step is one
+    expression, so that NumPy writes ``eta * G`` and the sum into G's own memory: three N x d
+    arrays alive, not five (where ``G1`` is shared, one more)."""
+    def G(W, X, y):
+        return _descent_direction(W, a, X, y, act)
+
+    if X2 is None:                                          # a reused batch
+        X2, y2 = X1, y1
+    W1 = W0 + eta1 * (G(W0, X1, y1) if G1 is None else G1)
     W1 = finite_array(W1, "W1 (the weights after the first step; is eta1 too large?)", 2)
-    W2 = _direction(W1, X2, Xy2, act, block, a * W1.dtype.type(eta2))
+    W2 = W1 + eta2 * G(W1, X2, y2)
     return W1, W2
 
 
@@ -152,42 +146,6 @@ def _checked_batch(X, y, W):
     if y.shape[0] != X.shape[0]:
         raise ValueError(f"y must have n = {X.shape[0]} entries to match X, got {y.shape[0]}")
     return X.astype(W.dtype, copy=False), y
-
-
-def _scaled_batch(X, y):
-    """diag(y) X / n (n x d, X's dtype): folded into the second product once per batch."""
-    return X * (y / X.shape[0]).astype(X.dtype, copy=False)[:, None]
-
-
-def _block(W, X) -> np.ndarray:
-    """The rows x n buffer of sigma'(W X^T) that :func:`_direction` fills block by block."""
-    return np.empty((min(BLOCK_ROWS, W.shape[0]), X.shape[0]), W.dtype)
-
-
-def _direction(W, X, Xy, act: Activation, block: np.ndarray, step=None) -> np.ndarray:
-    """sigma'(W X^T) Xy (N x d), by blocks of rows of W (``block``: the rows x n buffer of
-    sigma'): with Xy = diag(y) X / n, diag(a) times it is G(W; X, y). With ``step`` = eta a,
-    W + diag(eta a) times it, W + eta G(W; X, y): the update's step, each block finished
-    while it is in cache (:func:`_ascend` on the whole matrix gives the same numbers)."""
-    N, rows = W.shape[0], block.shape[0]
-    out = np.empty_like(W)
-    for start in range(0, N, rows):
-        part = slice(start, min(start + rows, N))
-        P = block[: part.stop - start]
-        np.matmul(W[part], X.T, out=P)                      # pre-activations W X^T
-        act.prime_inplace(P)                                # sigma'(W X^T)
-        np.matmul(P, Xy, out=out[part])                     # sigma'(W X^T) diag(y) X / n
-        if step is not None:
-            _ascend(W[part], step[part], out[part])
-    return out
-
-
-def _ascend(W, a, D) -> np.ndarray:
-    """W + diag(a) D, in D's memory: with a = eta a and D = :func:`_direction`,
-    W + eta G(W; X, y)."""
-    D *= a[:, None]                                         # diag(a) on the left
-    D += W
-    return D
 
 
 def correlation_loss(W, a, X, y, activation="tanh") -> float:
@@ -216,9 +174,9 @@ class TwoStepRun:
     alpha2: float
     batch: str
     seed: int
-    #: sigma'(W0 X1^T) diag(y1) X1 / n, the first gradient without diag(a), where the run
-    #: shared it with the other runs of its seed (:class:`SharedDraws`; read-only), else None
-    first_direction: np.ndarray | None = field(default=None, repr=False, compare=False)
+    #: G(W0; X1, y1), where the run shared it with the other runs of its seed
+    #: (:class:`SharedDraws`; read-only), else None
+    G1: np.ndarray | None = field(default=None, repr=False, compare=False)
 
     @property
     def N(self) -> int:
@@ -234,12 +192,11 @@ class TwoStepRun:
 
     def one_step_reference(self) -> np.ndarray:
         """W0 + (eta1 + eta2) G(W0; X1, y1): the single step that two steps reduce to when
-        alpha1 + alpha2 < 1/2 with a reused batch (book: dv-one-step-reference); G by the
-        update's blocks (:func:`blocked_gradient`), or the run's shared first gradient, the
-        same numbers without computing them again."""
-        G = (blocked_gradient(self.W0, self.a, self.X1, self.y1, self.activation)
-             if self.first_direction is None else self.first_direction * self.a[:, None])
-        return self.W0 + (self.eta1 + self.eta2) * G
+        alpha1 + alpha2 < 1/2 with a reused batch (book: dv-one-step-reference); G1 is the
+        run's shared first step where it has one (the same numbers), else computed again."""
+        G1 = (descent_direction(self.W0, self.a, self.X1, self.y1, self.activation)
+              if self.G1 is None else self.G1)
+        return self.W0 + (self.eta1 + self.eta2) * G1
 
 
 def estimate_run_bytes(N: int, d: int, n: int, batch: str, itemsize: int = 8,
@@ -279,7 +236,7 @@ STREAMS = ("target", "network", "batch1", "batch2", "null", "readout")
 
 def draw_run(N: int, d: int, n: int, target="he1", seed: int = 0, noise: float = 0.0,
              dtype=np.float64, batch: str = "reused", null_labels: bool = False,
-             network: bool = True) -> RunDraw:
+             network: bool = True, shared: "SharedDraws | None" = None) -> RunDraw:
     """The random draws of a run from ``numpy.random.default_rng(seed)``, the one seeding path
     of the package (book: dv-two-steps): the seed is split into the independent streams of
     :data:`STREAMS`, so that changing the batch setting, the target's noise, the null labels
@@ -287,14 +244,14 @@ def draw_run(N: int, d: int, n: int, target="he1", seed: int = 0, noise: float =
     draw as it was; the same seed gives the same W0, a and first batch in every chapter.
     ``null_labels=True`` replaces the labels by those of an independent input sample: the
     same distribution (heavy tails included), no dependence on X (the null run,
-    book: dv-model). Within :func:`sharing_draws` what is drawn is kept (read-only) for the
-    next draw of the same seed and sizes."""
+    book: dv-model). With ``shared`` (a :class:`SharedDraws`) what is drawn is kept there
+    (read-only) for the next draw of the same seed and sizes."""
     N, d, n = positive_int(N, "N"), positive_int(d, "d"), positive_int(n, "n")
     dt = check_dtype(dtype)
     if network:
         check_fits_in_memory(N * d * dt.itemsize, f"the weights W0 (N={N}, d={d})")
     return _draw_run(N, d, n, target, seed_value(seed), noise, dt,
-                     choice(batch, "batch", BATCHES), null_labels, network, _SHARED.get())
+                     choice(batch, "batch", BATCHES), null_labels, network, shared)
 
 
 def run_streams(seed: int) -> dict[str, np.random.Generator]:
@@ -367,10 +324,11 @@ class SharedDraws:
     streams (:func:`run_streams`), so runs of the same seed and sizes that differ only in
     the step sizes, the batch setting or the activation draw the same arrays (and runs of
     different targets the same W0, a and inputs X, unless the labels are noisy); and the first
-    gradient without diag(a), sigma'(W0 X1^T) diag(y1) X1 / n, does not depend on eta1.
-    Within :func:`sharing_draws`, :func:`run_two_steps` takes them from here: the same
-    numbers, bit for bit, without drawing or multiplying them again. Only the group (N, d,
-    n, seed, dtype) asked for last is kept, and what is kept is read-only."""
+    step's direction G(W0; X1, y1) does not depend on eta1. Given one
+    (``run_two_steps(..., shared=shared)``, as :func:`companion.core.experiment.run_units`
+    gives one to the units that take it), :func:`run_two_steps` takes them from here: the
+    same numbers, bit for bit, without drawing or multiplying them again. Only the group (N,
+    d, n, seed, dtype) asked for last is kept, and what is kept is read-only."""
 
     def __init__(self):
         self.group = None
@@ -389,26 +347,11 @@ class SharedDraws:
         return self.kept[key]
 
 
-_SHARED: ContextVar[SharedDraws | None] = ContextVar("shared_draws", default=None)
-
-
-@contextmanager
-def sharing_draws():
-    """Within this block, runs of one seed share their draws and first gradient
-    (:class:`SharedDraws`; :func:`companion.core.experiment.run_units` computes an
-    experiment's units in it, ordered by size and seed)."""
-    token = _SHARED.set(SharedDraws())
-    try:
-        yield
-    finally:
-        _SHARED.reset(token)
-
-
 def run_two_steps(N: int = 1000, d: int | None = None, n: int | None = None,
                   alpha1: float = 0.35, alpha2: float = 0.45, batch: str = "reused",
                   activation="tanh", target="he1", noise: float = 0.0, seed: int = 0,
                   c1: float = 1.0, c2: float = 1.0, dtype=np.float64,
-                  null_labels: bool = False) -> TwoStepRun:
+                  null_labels: bool = False, shared: SharedDraws | None = None) -> TwoStepRun:
     """Draw data, network and take two gradient steps (book: dv-two-steps).
 
     ``d`` and ``n`` default to N (phi = psi = 1). ``batch`` is ``"reused"`` (both steps on
@@ -416,8 +359,9 @@ def run_two_steps(N: int = 1000, d: int | None = None, n: int | None = None,
     ``null_labels=True`` replaces the labels by labels of an independent input sample: the
     same distribution (heavy tails included), no dependence on X (the null run,
     book: dv-pit-edge). Every draw comes from ``numpy.random.default_rng(seed)`` through
-    :func:`draw_run`. Every argument is checked once, here; the helpers below take them as
-    checked.
+    :func:`draw_run`. ``shared`` (a :class:`SharedDraws`) lends the draws and the first step's
+    direction of an earlier run of the same seed and sizes. Every argument is checked once,
+    here; the helpers below take them as checked.
     """
     N = positive_int(N, "N")
     d = N if d is None else positive_int(d, "d")
@@ -432,20 +376,11 @@ def run_two_steps(N: int = 1000, d: int | None = None, n: int | None = None,
     check_fits_in_memory(estimate_run_bytes(N, d, n, batch, dt.itemsize),
                          f"a two-step run with N={N}, d={d}, n={n} ({batch} batch, {dt})")
     eta1, eta2 = _step_size(N, alpha1, c1), _step_size(N, alpha2, c2)
-    shared = _SHARED.get()
     r = _draw_run(N, d, n, target, seed, noise, dt, batch, null_labels, True, shared)
     spec = None if shared is None or null_labels else _spec_key(target)
-
-    first = None
-
-    def first_gradient(Xy1, block):
-        """The first gradient of these draws without diag(a), computed once per group."""
-        nonlocal first
-        first = shared.get(_group(N, d, n, seed, dt), ("first gradient", spec, noise, act),
-                           lambda: _direction(r.W0, r.X1, Xy1, act, block))
-        return first
-
-    W1, W2 = _two_steps(r.W0, r.a, r.X1, r.y1, eta1, eta2, act, r.X2, r.y2,
-                        None if spec is None else first_gradient)
+    G1 = None if spec is None else shared.get(
+        _group(N, d, n, seed, dt), ("G1", spec, noise, act),
+        lambda: _descent_direction(r.W0, r.a, r.X1, r.y1, act))
+    W1, W2 = _two_steps(r.W0, r.a, r.X1, r.y1, eta1, eta2, act, r.X2, r.y2, G1)
     return TwoStepRun(r.W0, W1, W2, r.a, r.X1, r.y1, r.X2, r.y2, r.target, act, eta1, eta2,
-                      alpha1, alpha2, batch, seed, first)
+                      alpha1, alpha2, batch, seed, G1)

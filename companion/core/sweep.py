@@ -16,17 +16,21 @@ import numpy as np
 
 from companion.core.blas import threads_per_worker
 from companion.core.cache import ResultCache
-from companion.core.experiment import Experiment
+from companion.core.experiment import Experiment, takes_shared
+from companion.core.network import SharedDraws
 from companion.core.runs import Run, Runs
 
 
-def _compute_unit(unit, params: dict, seed: int, blas_threads: int | None):
-    """Worker entry point: ``unit(**params, seed=seed)`` with at most ``blas_threads`` BLAS
-    threads (so that K workers on a C-core machine do not fight over the cores)."""
+def _compute_unit(unit, params: dict, seed: int, blas_threads: int | None,
+                  shared: SharedDraws | None = None):
+    """Worker entry point: ``unit(**params, seed=seed)`` (and ``shared=shared``, if given)
+    with at most ``blas_threads`` BLAS threads (so that K workers on a C-core machine do not
+    fight over the cores)."""
     from threadpoolctl import threadpool_limits
 
+    lend = {} if shared is None else {"shared": shared}
     with threadpool_limits(limits=blas_threads):
-        return params, seed, unit(**params, seed=seed)
+        return params, seed, unit(**params, seed=seed, **lend)
 
 
 @dataclass
@@ -89,8 +93,11 @@ def _key(params: dict) -> str:
 def _execute(exp: Experiment, units, jobs: int, scheduler: str | None):
     """Yield (params, seed, result) as units finish."""
     if jobs == 1 and scheduler is None:
+        # in this process: the units of one seed share their draws and first step, the same
+        # numbers bit for bit (companion.core.network.SharedDraws)
+        shared = SharedDraws() if takes_shared(exp.unit) else None
         for params, seed in units:
-            yield _compute_unit(exp.unit, params, seed, None)
+            yield _compute_unit(exp.unit, params, seed, None, shared)
         return
     import joblib
 

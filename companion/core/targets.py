@@ -2,14 +2,16 @@
 
 ``y = sum_k g_k(<beta*_k, x>) + eps`` with Gaussian inputs x ~ N(0, I_d), orthonormal
 directions beta*_k and label noise eps ~ N(0, sigma_eps^2). Link functions by name:
-``he1`` .. ``he4`` (normalized Hermite He_j / sqrt(j!)) and ``tanh`` (normalized to unit
-second moment); a target string joins them with ``+``, each on its own direction
+``he1`` .. ``he4`` (normalized Hermite He_j / sqrt(j!)), ``tanh`` (normalized to unit
+second moment) and ``bounded``, ``bounded_gentle`` (:func:`bounded_odd_link`: bounded, odd,
+information exponent 3); a target string joins them with ``+``, each on its own direction
 (``"he1+he3"``); a callable link is normalized to E g(z)^2 = 1.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from math import comb, sqrt
 from typing import Callable, Sequence
 
@@ -22,7 +24,7 @@ from companion.core.gaussian import (
 )
 from companion.core.validation import check_fits_in_memory, positive_int, positive_real
 
-LINK_NAMES = ("he1", "he2", "he3", "he4", "tanh")
+LINK_NAMES = ("he1", "he2", "he3", "he4", "tanh", "bounded", "bounded_gentle")
 
 
 @dataclass(frozen=True)
@@ -88,8 +90,44 @@ def make_link(spec) -> Link:
     if name == "tanh":
         root = sqrt(gaussian_expectation(lambda z: np.tanh(z) ** 2))
         return Link("tanh", lambda z: np.tanh(z) / root)
+    if name in ("bounded", "bounded_gentle"):
+        return bounded_odd_link("sharp" if name == "bounded" else "gentle")
     raise ValueError(f"unknown target link {spec!r}; choose from {LINK_NAMES} joined by '+', "
                      "or pass a callable")
+
+
+def bounded_odd_link(kind: str = "sharp") -> Link:
+    """A bounded, odd link with zero linear coefficient (mu* = 0): information exponent 3
+    (book: dv-learnability). Target names ``bounded`` (sharp) and ``bounded_gentle``.
+
+    ``"sharp"``: g ~ [tanh(4(z - 2)) + tanh(4(z + 2))] / 2 - c tanh(z), a smoothed
+    "sign(z) for |z| > 2" minus its linear part; E[z g^3] is about 6.3 (He_3: 22), and its
+    labels are bounded where He_3's have E[y^6] = 1 + ... heavy tails.
+    ``"gentle"``: g ~ tanh(z)^3 - c tanh(z); E[z g^3] is about 0.16.
+    Both are normalized to E g^2 = 1. A kind gives the same (frozen) link every time, so
+    that runs of one seed share their draws (:class:`companion.core.network.SharedDraws`).
+    """
+    if kind not in ("sharp", "gentle"):
+        raise ValueError(f"bounded_odd_link: kind must be 'sharp' or 'gentle', got {kind!r}")
+    return _bounded_odd_link(kind)
+
+
+def _zero_linear_part(f: Callable, carrier: Callable) -> Callable:
+    """f - c * carrier with c chosen so that E[z (f - c carrier)(z)] = 0."""
+    c = gaussian_expectation(lambda z: z * f(z)) / gaussian_expectation(lambda z: z * carrier(z))
+    return lambda z: f(z) - c * carrier(z)
+
+
+@lru_cache(maxsize=None)
+def _bounded_odd_link(kind: str) -> Link:
+    if kind == "sharp":
+        def far_sign(z):
+            z = np.asarray(z, float)
+            return 0.5 * (np.tanh(4.0 * (z - 2.0)) + np.tanh(4.0 * (z + 2.0)))
+        g = _zero_linear_part(far_sign, np.tanh)
+    else:
+        g = _zero_linear_part(lambda z: np.tanh(np.asarray(z, float)) ** 3, np.tanh)
+    return Link(f"bounded-{kind}", make_link(g).g)
 
 
 def _parse_links(spec) -> tuple[Link, ...]:

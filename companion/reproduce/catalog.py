@@ -68,17 +68,6 @@ SIDECAR: dict[str, dict] = {"E11": {"headline": {
              "out) by 2%, with left vectors on the powers of a (weight >= 0.25); the first "
              "spike included"}}}
 
-#: modules whose code decides the numbers of a run (not the figures): their source is hashed
-#: into every cache key by :func:`code_fingerprint`
-NUMERICS_MODULES = ("core/activations", "core/alignment", "core/expansion", "core/gaussian",
-                    "core/network", "core/spectra", "core/spikes", "core/targets",
-                    "core/theory", "core/validation", "core/finite_n", "core/readout",
-                    "chapters/one_step/experiments", "chapters/two_steps/experiments",
-                    "chapters/reuse_vs_fresh/experiments",
-                    "chapters/learned_directions/experiments", "chapters/learned_directions/transects",
-                    "chapters/finite_size/calibration")
-
-
 def code_behaviour(source: str) -> str:
     """What a module's source does, without what it says: the dump of its syntax tree with
     every docstring removed (comments, blank lines and line numbers are not in the tree).
@@ -94,34 +83,85 @@ def code_behaviour(source: str) -> str:
     return ast.dump(tree, annotate_fields=False)
 
 
-def code_fingerprint(base: Path | None = None, modules=NUMERICS_MODULES) -> str:
-    """12 hex digits of SHA-256 over what ``modules`` (default: all of
-    :data:`NUMERICS_MODULES`) do (:func:`code_behaviour`: their syntax trees without
-    docstrings; the unit functions live there). It joins the package version in every cache
-    key, so that a change of the numerics never reuses a stale run even when nobody bumps the
-    version, while a comment or a docstring can be edited without discarding hours of stored
-    runs; figure and report code is left out, because redrawing a figure needs no new runs.
-    ``base``: the package's folder (default: this package)."""
+def imported_modules(start: str, base: Path | None = None) -> tuple[str, ...]:
+    """``start`` (a module's path in the package without ``.py``, such as
+    ``"chapters/learned_directions/transects"``) and every module of the package it imports,
+    directly or through others, read from their syntax trees: what can decide the numbers of
+    a unit function defined there. A package's ``__init__`` counts only where a name is taken
+    from it (``from companion.core import network`` takes the module ``network``)."""
+    base = _package(base)
+    seen: set[str] = set()
+    todo = [start]
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        for node in ast.walk(ast.parse((base / f"{name}.py").read_text())):
+            if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                todo += _modules_named(node.module, [a.name for a in node.names], base)
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    todo += _modules_named(alias.name, [], base)
+    return tuple(sorted(seen))
+
+
+def _modules_named(dotted: str, names: list[str], base: Path) -> list[str]:
+    """The package's module files that ``from dotted import names`` (or ``import dotted``)
+    runs code of: the module itself, or a package's submodules named in ``names`` and its
+    ``__init__`` for any other name."""
+    parts = dotted.split(".")
+    if parts[0] != base.name:
+        return []
+    path = "/".join(parts[1:])
+    if path and (base / f"{path}.py").is_file():
+        return [path]
+    package = base / path if path else base
+    if not (package / "__init__.py").is_file():
+        return []
+    prefix = f"{path}/" if path else ""
+    subs = [f"{prefix}{n}" for n in names if (package / f"{n}.py").is_file()]
+    init = [f"{prefix}__init__"] if len(subs) < len(names) or not names else []
+    return subs + init
+
+
+def _package(base: Path | None) -> Path:
+    return Path(__file__).resolve().parents[1] if base is None else base
+
+
+def code_fingerprint(base: Path | None = None, modules=None) -> str:
+    """12 hex digits of SHA-256 over what ``modules`` (default: those of every experiment in
+    :data:`CATALOG`, :func:`numerics_modules`) do (:func:`code_behaviour`: their syntax trees
+    without docstrings; the unit functions live there). It joins the package version in every
+    cache key, so that a change of the numerics never reuses a stale run even when nobody
+    bumps the version, while a comment or a docstring can be edited without discarding hours
+    of stored runs; figure and report code is left out, because redrawing a figure needs no
+    new runs. ``base``: the package's folder (default: this package)."""
+    base = _package(base)
     h = hashlib.sha256()
-    if base is None:
-        base = Path(__file__).resolve().parents[1]
-    for name in modules:
+    for name in numerics_modules(base) if modules is None else modules:
         h.update(name.encode() + b"\0")
         h.update(code_behaviour((base / f"{name}.py").read_text()).encode())
     return h.hexdigest()[:12]
 
 
-def experiment_modules(experiment: Experiment) -> tuple[str, ...]:
-    """The modules of :data:`NUMERICS_MODULES` that can decide ``experiment``'s numbers: the
-    core's and those of the chapter that defines its unit function. A new experiment in
-    another chapter, or a change to another chapter's units, leaves its cache keys alone, so
-    that a long run can resume while other chapters change."""
-    chapter = "/".join(experiment.unit.__module__.split(".")[1:3])
-    return tuple(m for m in NUMERICS_MODULES
-                 if m.startswith("core/") or m.startswith(chapter + "/"))
+def numerics_modules(base: Path | None = None) -> tuple[str, ...]:
+    """Every module that can decide the numbers of some experiment (:func:`imported_modules`
+    of each unit function's module)."""
+    return tuple(sorted({m for entry in CATALOG.values()
+                         for m in experiment_modules(entry.experiment, base)}))
+
+
+def experiment_modules(experiment: Experiment, base: Path | None = None) -> tuple[str, ...]:
+    """The modules that can decide ``experiment``'s numbers: its unit function's module and
+    what that imports (:func:`imported_modules`). A change to another chapter's units, or a
+    figure routine, leaves its cache keys alone, so that a long run can resume while other
+    code changes."""
+    start = "/".join(experiment.unit.__module__.split(".")[1:])
+    return imported_modules(start, base)
 
 
 def experiment_fingerprint(experiment: Experiment, base: Path | None = None) -> str:
     """:func:`code_fingerprint` over :func:`experiment_modules`: the code part of the
     experiment's cache keys."""
-    return code_fingerprint(base, experiment_modules(experiment))
+    return code_fingerprint(base, experiment_modules(experiment, base))

@@ -58,16 +58,15 @@ def test_cache_rejects_object_arrays(tmp_path):
 # -- the code fingerprint in reproduce's cache keys: what the code does, not what it says ----
 @pytest.fixture
 def numerics_copy(tmp_path):
-    """A copy of the modules whose code is fingerprinted."""
+    """A copy of the package's modules (the fingerprinted ones among them)."""
     import shutil
 
     from companion.reproduce import catalog
 
     src = Path(catalog.__file__).resolve().parents[1]
-    for name in catalog.NUMERICS_MODULES:
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy(src / f"{name}.py", tmp_path / f"{name}.py")
-    return tmp_path
+    copy = tmp_path / "companion"
+    shutil.copytree(src, copy, ignore=shutil.ignore_patterns("data", "__pycache__"))
+    return copy
 
 
 def _edit(path: Path, old: str, new: str) -> None:
@@ -91,13 +90,14 @@ def test_comment_or_docstring_change_keeps_the_key(numerics_copy, edit):
     before = code_fingerprint(numerics_copy)
     network = numerics_copy / "core" / "network.py"
     if edit == "comment":
-        _edit(network, "\ndef gradient(", "\n# a new comment, and a typo fixd\ndef gradient(")
+        _edit(network, "\ndef descent_direction(",
+              "\n# a new comment, and a typo fixd\ndef descent_direction(")
     elif edit == "docstring":
         _edit(network, '"""eta = c N^alpha', '"""The step size eta = c N^alpha')
     elif edit == "module docstring":
         network.write_text('"""Another first line."""\n' + network.read_text().split('"""', 2)[2])
     elif edit == "blank lines":
-        _edit(network, "\ndef gradient(", "\n\n\n\ndef gradient(")
+        _edit(network, "\ndef descent_direction(", "\n\n\n\ndef descent_direction(")
     else:
         _edit(network, "eta1, eta2 = _step_size(N, alpha1, c1), _step_size(N, alpha2, c2)",
               "eta1, eta2 = (_step_size(N, alpha1, c1),\n                  "
@@ -120,6 +120,26 @@ def test_change_of_behaviour_changes_the_key(numerics_copy, edit):
     else:
         _edit(spikes, "    out = np.empty(len(R))", "    R = R * 1.0\n    out = np.empty(len(R))")
     assert code_fingerprint(numerics_copy) != before
+
+
+def test_a_module_the_unit_starts_importing_changes_its_key(numerics_copy):
+    """The key reads the modules a unit's module imports (directly or through others): a new
+    module imported by the unit's chapter joins the key, another chapter's does not."""
+    from companion.reproduce import CATALOG
+    from companion.reproduce.catalog import experiment_fingerprint, experiment_modules
+
+    e14, e3 = CATALOG["E14"].experiment, CATALOG["E3"].experiment
+    before = {id(e): experiment_fingerprint(e, numerics_copy) for e in (e14, e3)}
+    helper = numerics_copy / "core" / "new_helper.py"
+    helper.write_text("SCALE = 2.0\n")
+    transects = numerics_copy / "chapters" / "learned_directions" / "transects.py"
+    _edit(transects, "from __future__ import annotations\n",
+          "from __future__ import annotations\n\nfrom companion.core.new_helper import SCALE\n")
+    assert "core/new_helper" in experiment_modules(e14, numerics_copy)
+    assert experiment_fingerprint(e14, numerics_copy) != before[id(e14)]
+    assert experiment_fingerprint(e3, numerics_copy) == before[id(e3)]
+    helper.write_text("SCALE = 3.0\n")                       # its code, too, is in the key
+    assert len({experiment_fingerprint(e14, numerics_copy), before[id(e14)]}) == 2
 
 
 def test_docstring_only_function_keeps_a_body():

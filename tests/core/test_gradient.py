@@ -1,4 +1,6 @@
-"""The matrix gradient (book: dv-two-steps) against finite differences of the correlation loss."""
+"""The descent direction G(W; X, y) = -dL/dW and the two steps (book: dv-two-steps): the
+blocked products against the formula as written and against finite differences of the
+correlation loss; the update against its two lines."""
 
 import numpy as np
 import pytest
@@ -6,31 +8,52 @@ import pytest
 import companion as cp
 
 
+def formula(W, a, X, y, activation="tanh"):
+    """G(W; X, y) = (1/n) diag(a) sigma'(W X^T) diag(y) X, as the book writes it."""
+    sigma_prime = cp.get_activation(activation).derivative(W @ X.T, 1)
+    return np.diag(a) @ sigma_prime @ np.diag(y) @ X / X.shape[0]
+
+
 @pytest.mark.parametrize("activation", ["tanh", "hermite:0,1,0.5,0.3", "erf", "shifted_tanh"])
-def test_gradient_matches_finite_differences(activation):
+def test_descent_direction_is_minus_the_gradient_of_the_loss(activation):
     rng = np.random.default_rng(1)
     N, d, n = 6, 5, 9
     W, a = cp.init_network(N, d, rng)
     X = rng.standard_normal((n, d))
     y = rng.standard_normal(n)
-    G = cp.gradient(W, a, X, y, activation)
+    G = cp.descent_direction(W, a, X, y, activation)
     h = 1e-6
     fd = np.empty_like(W)
     for i in range(N):
         for j in range(d):
             E = np.zeros_like(W)
             E[i, j] = h
-            # G is the NEGATIVE gradient of the loss.
-            fd[i, j] = -(cp.correlation_loss(W + E, a, X, y, activation)
-                         - cp.correlation_loss(W - E, a, X, y, activation)) / (2 * h)
-    assert np.linalg.norm(G - fd) / np.linalg.norm(fd) < 1e-6
+            fd[i, j] = (cp.correlation_loss(W + E, a, X, y, activation)
+                        - cp.correlation_loss(W - E, a, X, y, activation)) / (2 * h)
+    assert np.linalg.norm(G + fd) / np.linalg.norm(fd) < 1e-6      # G = -dL/dW
+
+
+@pytest.mark.parametrize("N,block", [(37, 5), (37, 1024), (2100, 1024)])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_the_blocked_products_are_the_formula(N, block, dtype, monkeypatch):
+    import companion.core.network as net
+
+    monkeypatch.setattr(net, "BLOCK_ROWS", block)
+    rng = np.random.default_rng(4)
+    W, a = cp.init_network(N, 11, rng, dtype)
+    X, y = rng.standard_normal((13, 11)), rng.standard_normal(13)
+    G = cp.descent_direction(W, a, X, y, "shifted_tanh")
+    assert G.dtype == dtype
+    tol = 1e-13 if dtype == np.float64 else 1e-5
+    ref = formula(W.astype(float), a.astype(float), X, y, "shifted_tanh")
+    np.testing.assert_allclose(G, ref, rtol=tol, atol=tol * np.abs(ref).max())
 
 
 @pytest.mark.parametrize("N,block", [(37, 5), (37, 1024), (2100, 1024)])
 @pytest.mark.parametrize("batch", ["reused", "fresh"])
-def test_the_blocked_update_is_the_formula(N, block, batch, monkeypatch):
-    """two_step_update (the products by blocks of rows of W) equals W + eta G with G from
-    gradient, the book's formula (book: dv-two-steps)."""
+def test_the_update_is_its_two_lines(N, block, batch, monkeypatch):
+    """two_step_update is W1 = W0 + eta1 G(W0; X1, y1), W2 = W1 + eta2 G(W1; X2, y2),
+    bit for bit with G = descent_direction, and equal to the formula up to rounding."""
     import companion.core.network as net
 
     monkeypatch.setattr(net, "BLOCK_ROWS", block)
@@ -38,29 +61,25 @@ def test_the_blocked_update_is_the_formula(N, block, batch, monkeypatch):
     d, n = 11, 13
     W0, a = cp.init_network(N, d, rng)
     X, y = rng.standard_normal((n, d)), rng.standard_normal(n)
-    X2, y2 = (rng.standard_normal((n, d)), rng.standard_normal(n)) if batch == "fresh" else (None,
-                                                                                            None)
+    X2, y2 = ((rng.standard_normal((n, d)), rng.standard_normal(n)) if batch == "fresh"
+              else (None, None))
     W1, W2 = cp.two_step_update(W0, a, X, y, 3.0, 5.0, X2=X2, y2=y2)
-    ref1 = W0 + 3.0 * cp.gradient(W0, a, X, y)
-    ref2 = ref1 + 5.0 * cp.gradient(ref1, a, *((X, y) if X2 is None else (X2, y2)))
+    second = (X, y) if X2 is None else (X2, y2)
+    line1 = W0 + 3.0 * cp.descent_direction(W0, a, X, y)
+    line2 = line1 + 5.0 * cp.descent_direction(line1, a, *second)
+    np.testing.assert_array_equal(W1, line1)
+    np.testing.assert_array_equal(W2, line2)
+    ref1 = W0 + 3.0 * formula(W0, a, X, y)
     np.testing.assert_allclose(W1, ref1, rtol=1e-13, atol=1e-15)
-    np.testing.assert_allclose(W2, ref2, rtol=1e-13, atol=1e-15)
+    np.testing.assert_allclose(W2, ref1 + 5.0 * formula(ref1, a, *second), rtol=1e-13,
+                               atol=1e-15)
 
 
-@pytest.mark.parametrize("N,block", [(37, 5), (2100, 1024)])
-@pytest.mark.parametrize("dtype", [np.float64, np.float32])
-def test_the_blocked_gradient_is_the_formula(N, block, dtype, monkeypatch):
-    import companion.core.network as net
-
-    monkeypatch.setattr(net, "BLOCK_ROWS", block)
-    rng = np.random.default_rng(4)
-    W, a = cp.init_network(N, 11, rng, dtype)
-    X, y = rng.standard_normal((13, 11)), rng.standard_normal(13)
-    G = net.blocked_gradient(W, a, X, y, "shifted_tanh")
-    assert G.dtype == dtype
-    tol = 1e-13 if dtype == np.float64 else 1e-5
-    np.testing.assert_allclose(G, cp.gradient(W, a, X, y, "shifted_tanh"), rtol=tol,
-                               atol=tol * np.abs(G).max())
+def test_one_step_reference_is_one_step_of_eta1_plus_eta2():
+    run = cp.run_two_steps(N=40, d=30, n=50, seed=3)
+    G1 = cp.descent_direction(run.W0, run.a, run.X1, run.y1)
+    np.testing.assert_array_equal(run.one_step_reference(),
+                                  run.W0 + (run.eta1 + run.eta2) * G1)
 
 
 def test_one_step_is_rank_one_plus_small():
@@ -70,7 +89,7 @@ def test_one_step_is_rank_one_plus_small():
     W0, a = cp.init_network(N, N, rng)
     tgt = cp.make_target("he1", N, rng)
     X, y = tgt.sample(N, rng)
-    G = cp.gradient(W0, a, X, y)
+    G = cp.descent_direction(W0, a, X, y)
     u1 = X.T @ y / N
     R = G - cp.get_activation("tanh").m(1) * np.outer(a, u1)
     s_G = cp.singular_values(G, 2)

@@ -1,5 +1,6 @@
-"""Runs of one seed share their draws and first gradient (companion.core.network.SharedDraws):
-the same numbers, bit for bit, as each run computed alone (book: dv-two-steps)."""
+"""Runs of one seed share their draws and first step (companion.core.network.SharedDraws,
+passed as ``shared=``): the same numbers, bit for bit, as each run computed alone
+(book: dv-two-steps)."""
 
 import numpy as np
 import pytest
@@ -18,8 +19,8 @@ RUNS = [dict(alpha1=0.35, alpha2=0.45), dict(alpha1=0.2, alpha2=0.45),
 FIELDS = ("W0", "a", "W1", "W2", "X1", "y1", "X2", "y2")
 
 
-def _run(seed, kw):
-    return cp.run_two_steps(**{"N": 32, "d": 20, "n": 28, "seed": seed, **kw})
+def _run(seed, kw, shared=None):
+    return cp.run_two_steps(**{"N": 32, "d": 20, "n": 28, "seed": seed, **kw}, shared=shared)
 
 
 def _same(r, s):
@@ -33,52 +34,68 @@ def _same(r, s):
 
 def test_shared_runs_are_the_runs_computed_alone():
     alone = {(seed, i): _run(seed, kw) for seed in (0, 1) for i, kw in enumerate(RUNS)}
-    with net.sharing_draws():
-        # both seeds in turn: a group is dropped and drawn again
-        shared = {(seed, i): _run(seed, kw) for i, kw in enumerate(RUNS) for seed in (0, 1)}
-        shared.update({(seed, i): _run(seed, kw) for seed in (0, 1)
-                       for i, kw in enumerate(RUNS)})
+    kept = net.SharedDraws()
+    # both seeds in turn: a group is dropped and drawn again
+    shared = {(seed, i): _run(seed, kw, kept) for i, kw in enumerate(RUNS) for seed in (0, 1)}
+    shared.update({(seed, i): _run(seed, kw, kept) for seed in (0, 1)
+                   for i, kw in enumerate(RUNS)})
     for key, run in alone.items():
         _same(run, shared[key])
 
 
-def test_the_one_step_reference_takes_the_shared_first_gradient():
-    # W0 + (eta1 + eta2) G(W0) from the kept first gradient: the numbers blocked_gradient
-    # computes, without its products
+def test_the_one_step_reference_takes_the_shared_first_step():
+    # W0 + (eta1 + eta2) G(W0) from the kept G1: the numbers descent_direction computes,
+    # without its products
     alone = [_run(0, kw) for kw in RUNS]
-    with net.sharing_draws():
-        shared = [_run(0, kw) for kw in RUNS]
+    kept = net.SharedDraws()
+    shared = [_run(0, kw, kept) for kw in RUNS]
     for kw, a, s in zip(RUNS, alone, shared):
-        assert a.first_direction is None
-        assert (s.first_direction is None) == bool(kw.get("null_labels")
-                                                   or isinstance(kw.get("target"), list))
+        assert a.G1 is None
+        assert (s.G1 is None) == bool(kw.get("null_labels")
+                                      or isinstance(kw.get("target"), list))
         ref = s.one_step_reference()
         assert ref.dtype == a.W0.dtype and np.array_equal(ref, a.one_step_reference()), kw
 
 
 def test_what_is_kept_is_read_only_and_only_the_last_group():
-    with net.sharing_draws():
-        first = _run(0, {})
-        again = _run(0, dict(alpha1=0.1))
-        assert again.W0 is first.W0 and again.X1 is first.X1         # drawn once
-        he3 = _run(0, dict(target="he3"))
-        assert he3.X1 is first.X1 and not np.array_equal(he3.y1, first.y1)  # inputs only
-        assert _run(0, dict(noise=0.5)).X1 is not first.X1   # noise follows X in its stream
-        with pytest.raises(ValueError, match="read-only"):
-            first.W0[0, 0] = 1.0
-        assert first.W1.flags.writeable                    # what a run computes is its own
-        _run(1, {})
-        kept = net._SHARED.get()
-        assert kept.group[3] == 1 and all(first.W0 is not v for v in kept.kept.values())
-    assert net._SHARED.get() is None
-    assert _run(0, {}).W0.flags.writeable                  # outside the block: nothing kept
+    kept = net.SharedDraws()
+    first = _run(0, {}, kept)
+    again = _run(0, dict(alpha1=0.1), kept)
+    assert again.W0 is first.W0 and again.X1 is first.X1             # drawn once
+    he3 = _run(0, dict(target="he3"), kept)
+    assert he3.X1 is first.X1 and not np.array_equal(he3.y1, first.y1)  # inputs only
+    assert _run(0, dict(noise=0.5), kept).X1 is not first.X1  # noise follows X in its stream
+    with pytest.raises(ValueError, match="read-only"):
+        first.W0[0, 0] = 1.0
+    assert first.W1.flags.writeable                        # what a run computes is its own
+    _run(1, {}, kept)
+    assert kept.group[3] == 1 and all(first.W0 is not v for v in kept.kept.values())
+    assert _run(0, {}).W0.flags.writeable                  # without it: nothing kept
 
 
 def test_a_null_run_keeps_no_batch_nor_gradient():
     # the null labels of both batches come from one stream: a kept first batch would leave
     # the second batch's labels drawn from the stream's start
-    with net.sharing_draws():
-        _run(0, dict(null_labels=True))
-        fresh = _run(0, dict(null_labels=True, batch="fresh"))
+    kept = net.SharedDraws()
+    _run(0, dict(null_labels=True), kept)
+    fresh = _run(0, dict(null_labels=True, batch="fresh"), kept)
     _same(_run(0, dict(null_labels=True, batch="fresh")), fresh)
     assert not np.array_equal(fresh.y1, fresh.y2)
+
+
+def test_run_units_lends_one_kept_set_to_the_units_that_take_it():
+    from companion.core.experiment import run_units
+
+    seen = []
+
+    def unit(N, seed, shared=None):
+        seen.append(shared)
+        return {"s": cp.run_two_steps(N=N, seed=seed, shared=shared).W2[0, 0]}
+
+    def alone(N, seed):
+        return {"s": cp.run_two_steps(N=N, seed=seed).W2[0, 0]}
+
+    units = [(dict(N=24), 0), (dict(N=16), 1), (dict(N=24), 1)]
+    shared, plain = run_units(unit, units), run_units(alone, units)
+    assert len({id(k) for k in seen}) == 1 and isinstance(seen[0], net.SharedDraws)
+    assert [r["s"] for r in shared] == [r["s"] for r in plain]

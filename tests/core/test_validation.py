@@ -53,26 +53,26 @@ def test_memory_is_checked_before_allocating():
         cp.init_network(10**6, 10**6, np.random.default_rng(0))
 
 
-def test_gradient_rejects_mismatched_shapes_and_nonfinite_data():
+def test_descent_direction_rejects_mismatched_shapes_and_nonfinite_data():
     rng = np.random.default_rng(0)
     W, a = cp.init_network(5, 4, rng)
     X, y = rng.standard_normal((7, 4)), rng.standard_normal(7)
     with pytest.raises(ValueError, match="X must have d = 4"):
-        cp.gradient(W, a, X[:, :3], y)
+        cp.descent_direction(W, a, X[:, :3], y)
     with pytest.raises(ValueError, match="a must have N = 5"):
-        cp.gradient(W, a[:4], X, y)
+        cp.descent_direction(W, a[:4], X, y)
     with pytest.raises(ValueError, match="y must have n = 7"):
-        cp.gradient(W, a, X, y[:6])
+        cp.descent_direction(W, a, X, y[:6])
     Xbad = X.copy()
     Xbad[0, 0] = np.nan
     with pytest.raises(ValueError, match="X contains NaN"):
-        cp.gradient(W, a, Xbad, y)
+        cp.descent_direction(W, a, Xbad, y)
     ybad = y.copy()
     ybad[1] = np.inf
     with pytest.raises(ValueError, match="y contains NaN or infinite"):
-        cp.gradient(W, a, X, ybad)
+        cp.descent_direction(W, a, X, ybad)
     with pytest.raises(ValueError, match="activation"):
-        cp.gradient(W, a, X, y, activation="swish")
+        cp.descent_direction(W, a, X, y, activation="swish")
 
 
 def test_finite_check_sees_every_nonfinite_entry_and_no_overflowing_sum():

@@ -56,7 +56,8 @@ _E13_SIZES = {"small": dict(Ns=[128, 256], seeds=3,
 
 def calibration_run(N: int, alpha1: float = 0.38, alpha2: float = 0.45,
                     activation: str = "shifted_tanh", target: str = "he1", k: int = 2,
-                    strengths=STRENGTHS, seed: int = 0, project_out: bool = True) -> dict:
+                    strengths=STRENGTHS, seed: int = 0, project_out: bool = True,
+                    shared=None) -> dict:
     """One unit: plant theta q_{k+1} v^T (v a random unit vector in R^d from the seed) into
     the null run of ``seed`` for every theta in ``strengths`` and census it against the null
     run of ``seed + EDGE_SEED``. Returns ``strengths``; ``detected`` (bool per strength: a
@@ -72,7 +73,7 @@ def calibration_run(N: int, alpha1: float = 0.38, alpha2: float = 0.45,
         raise ValueError("strengths must be a list of non-negative numbers")
     common = dict(N=N, alpha1=alpha1, alpha2=alpha2, batch="reused", activation=activation,
                   target=target, null_labels=True)
-    run = run_two_steps(seed=seed, **common)
+    run = run_two_steps(seed=seed, **common, shared=shared)
     Q = a_power_basis(run.a, K_POWERS)
     rng = np.random.default_rng([seed, 19])
     W = run.W2
@@ -86,7 +87,7 @@ def calibration_run(N: int, alpha1: float = 0.38, alpha2: float = 0.45,
         scale = np.sqrt(np.sum(off * off) / ((W.shape[0] - K_POWERS) * W.shape[1]))
         W = off + Q @ (scale * rng.standard_normal((K_POWERS, W.shape[1])))
     edge_own = off_powers_edge(run.W2, run.a)
-    other = run_two_steps(seed=seed + EDGE_SEED, **common)
+    other = run_two_steps(seed=seed + EDGE_SEED, **common, shared=shared)
     edge = off_powers_edge(other.W2, other.a)
     del other
     v = rng.standard_normal(run.d)

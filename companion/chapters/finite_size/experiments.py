@@ -37,7 +37,7 @@ from companion.core.activations import get_activation
 from companion.core.alignment import cos2_with_directions, subspace_projection
 from companion.core.experiment import Experiment, precision
 from companion.core.gaussian import gaussian_expectation
-from companion.core.network import draw_run, gradient, run_two_steps, step_size
+from companion.core.network import descent_direction, draw_run, run_two_steps, step_size
 from companion.core.runs import Runs, bootstrap_interval
 from companion.core.spectra import count_outliers, mp_edges, top_singular
 from companion.core.spikes import TOP, spike_census
@@ -117,7 +117,8 @@ def spike_growth_table(settings: Sequence[tuple[float, float]], k_max: int = 3,
 
 # --- unit functions ---------------------------------------------------------------------
 
-def preactivation_unit(N: int, alpha1: float, target: str, activation: str, seed: int) -> dict:
+def preactivation_unit(N: int, alpha1: float, target: str, activation: str, seed: int,
+                       shared=None) -> dict:
     """The first step's pre-activation changes Delta = (W1 - W0) X1^T (N x n), same draws as
     ``run_two_steps(N, seed=seed, target=target)`` (book: dv-pit-slow): ``rms`` (root mean
     square entry), ``max`` (largest |entry|, driven by the self term of the sample with the
@@ -125,16 +126,17 @@ def preactivation_unit(N: int, alpha1: float, target: str, activation: str, seed
     :func:`preactivation_constant` eta1 / sqrt(N)."""
     act = get_activation(activation)
     eta1 = step_size(N, alpha1)
-    r = draw_run(N, N, N, target, seed)       # the draws of run_two_steps
+    r = draw_run(N, N, N, target, seed, shared=shared)       # the draws of run_two_steps
     W0, a, X, y = r.W0, r.a, r.X1, r.y1
-    delta = eta1 * (gradient(W0, a, X, y, act) @ X.T)
+    delta = eta1 * (descent_direction(W0, a, X, y, act) @ X.T)
     return {"rms": math.sqrt(float(np.mean(delta ** 2))), "max": float(np.max(np.abs(delta))),
             "max_label": float(np.max(np.abs(y))),
             "theory_rms": preactivation_constant(target, act) * eta1 / math.sqrt(N)}
 
 
 def outlier_unit(N: int, alpha1: float, alpha2: float, target: str, batch: str,
-                 activation: str, seed: int, top: int = 8, dtype: str = "float64") -> dict:
+                 activation: str, seed: int, top: int = 8, dtype: str = "float64",
+                 shared=None) -> dict:
     """A run and its null run (labels of an independent sample: same distribution, heavy
     tails included, no information about x), counted two ways (book: dv-pit-edge).
 
@@ -158,7 +160,7 @@ def outlier_unit(N: int, alpha1: float, alpha2: float, target: str, batch: str,
     for suffix, null in (("", False), ("_null", True)):
         run = run_two_steps(N=N, alpha1=alpha1, alpha2=alpha2, batch=batch,
                             activation=activation, target=target, seed=seed, null_labels=null,
-                            dtype=dtype)
+                            dtype=dtype, shared=shared)
         runs[suffix] = run
         for name, W in (("W1", run.W1), ("W2", run.W2)):
             # the run's W2: the census's top TOP, of which the top ``top`` are counted here
@@ -183,12 +185,13 @@ def outlier_unit(N: int, alpha1: float, alpha2: float, target: str, batch: str,
 
 
 def headline_unit(N: int, batch: str, alpha1: float, alpha2: float, target: str,
-                  activation: str, seed: int, m: int = 4, dtype: str = "float64") -> dict:
+                  activation: str, seed: int, m: int = 4, dtype: str = "float64",
+                  shared=None) -> dict:
     """The headline statistic ||P_m beta*||^2: the squared projection of the last target
     direction (He_3) on the top-``m`` right singular subspace of W2 (``projection``; chance
     ``chance`` = m/d), as the reused-versus-fresh chapter measures it."""
     run = run_two_steps(N=N, alpha1=alpha1, alpha2=alpha2, batch=batch,
-                        activation=activation, target=target, seed=seed, dtype=dtype)
+                        activation=activation, target=target, seed=seed, dtype=dtype, shared=shared)
     Vt = top_singular(run.W2, m)[2]
     return {"projection": float(subspace_projection(Vt, run.target.directions)[-1]),
             "chance": m / run.d}
@@ -217,13 +220,13 @@ def first_spike_prediction(N, alpha1: float, alpha2: float, target="he1",
 
 
 def convergence_unit(N: int, alpha1: float, alpha2: float, target: str, activation: str,
-                     seed: int, dtype: str = "float64") -> dict:
+                     seed: int, dtype: str = "float64", shared=None) -> dict:
     """The first spike of W2 (reused batch) against :func:`first_spike_prediction`:
     ``s1`` (top singular value), ``overlap2`` (|<v1, u1/||u1||>|^2, u1 = X1^T y1 / n),
     ``cos2`` (cos^2(v1, beta*_1)), ``cos2_u1`` (cos^2(u1, beta*_1): the part of the alignment
     set by the sample alone), and the predictions ``s1_pred``, ``overlap2_pred``, ``limit``."""
     run = run_two_steps(N=N, alpha1=alpha1, alpha2=alpha2, batch="reused",
-                        activation=activation, target=target, seed=seed, dtype=dtype)
+                        activation=activation, target=target, seed=seed, dtype=dtype, shared=shared)
     _, s, Vt = top_singular(run.W2, 1)
     u1 = run.X1.T @ run.y1 / run.n
     beta = run.target.directions[:1]
@@ -236,7 +239,7 @@ def convergence_unit(N: int, alpha1: float, alpha2: float, target: str, activati
 
 
 def blowup_unit(N: int, alpha1: float, alpha2: float, activation: str, batch: str,
-                target: str, seed: int) -> dict:
+                target: str, seed: int, shared=None) -> dict:
     """Top singular value of W2 for one activation and batch setting (book: dv-pit-blowup):
     ``s1`` (of W2), ``s1_W1`` (of W1), ``max_delta`` (largest |pre-activation change| of the
     first step on the second step's batch), ``max_label``, ``single_sample`` (the norm of
@@ -245,7 +248,7 @@ def blowup_unit(N: int, alpha1: float, alpha2: float, activation: str, batch: st
     leading-order size of the first spike (eta1 + eta2) |m1| sqrt(||mu*||^2 + E[y^2]/psi)."""
     act = get_activation(activation)
     run = run_two_steps(N=N, alpha1=alpha1, alpha2=alpha2, batch=batch, activation=act,
-                        target=target, seed=seed)
+                        target=target, seed=seed, shared=shared)
     X, y = (run.X1, run.y1) if batch == "reused" else (run.X2, run.y2)
     S = act.derivative(run.W1 @ X.T, 1) * run.a[:, None]
     pieces = np.linalg.norm(S, axis=0) * np.abs(y) * np.linalg.norm(X, axis=1)

@@ -74,7 +74,7 @@ def _predicted(N: int, alpha1: float, alpha2: float, activation: str, target: st
 
 def learned_directions_run(N: int, alpha1: float, alpha2: float, batch: str = "reused",
                            activation: str = E12_ACTIVATION, target: str = E12_TARGET,
-                           seed: int = 0, dtype: str = "float64") -> dict:
+                           seed: int = 0, dtype: str = "float64", shared=None) -> dict:
     """One unit of E12: a two-step run and its null run (same seed, sizes, steps; labels of
     an independent sample), each read spike by spike. For the run (keys without suffix) and
     the null run (suffix ``_null``):
@@ -97,7 +97,7 @@ def learned_directions_run(N: int, alpha1: float, alpha2: float, batch: str = "r
     for suffix, null in (("", False), ("_null", True)):
         run = run_two_steps(N=N, alpha1=alpha1, alpha2=alpha2, batch=batch,
                             activation=activation, target=target, seed=seed, dtype=dtype,
-                            null_labels=null)
+                            null_labels=null, shared=shared)
         U, s, Vt = top_singular(run.W2, TOP)
         weights = power_weights(U, run.a, K_POWERS)
         out["s" + suffix] = s.astype(float)

@@ -119,7 +119,8 @@ def own_part_cos2(W2, W0, a, directions, K: int = K_POWERS) -> np.ndarray:
 
 
 def transect_run(N: int, alpha1: float, alpha2: float, activation: str = E14_ACTIVATION,
-                 target: str = E14_TARGET, seed: int = 0, dtype: str = "float64") -> dict:
+                 target: str = E14_TARGET, seed: int = 0, dtype: str = "float64",
+                 shared=None) -> dict:
     """One unit of E14: the reused run, the fresh run and the null run (reused batch, labels
     of an independent sample) at one point, size and seed. Per run (suffix ``_reused``,
     ``_fresh``, ``_null``):
@@ -143,7 +144,7 @@ def transect_run(N: int, alpha1: float, alpha2: float, activation: str = E14_ACT
         run = run_two_steps(N=N, alpha1=alpha1, alpha2=alpha2,
                             batch="fresh" if name == "fresh" else "reused",
                             activation=activation, target=target, seed=seed, dtype=dtype,
-                            null_labels=name == "null")
+                            null_labels=name == "null", shared=shared)
         U, s, Vt = top_singular(run.W2, TOP)
         weights = power_weights(U, run.a, K_POWERS)
         out["s_" + name] = s.astype(float)

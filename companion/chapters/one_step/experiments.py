@@ -32,7 +32,7 @@ from companion.core.alignment import cos2_with_directions, subspace_projection
 from companion.core.blas import limited
 from companion.core.experiment import Experiment, precision
 from companion.core.gaussian import gaussian_expectation
-from companion.core.network import blocked_gradient, draw_run
+from companion.core.network import descent_direction, draw_run
 from companion.core.spectra import singular_values, top_singular
 from companion.core.targets import Target, target_moments
 from companion.core.theory import (
@@ -67,8 +67,8 @@ def _sizes(N, d, n) -> tuple[int, int, int]:
 class OneStepDraw:
     """One draw of data, target and network, and the gradient at initialization.
 
-    ``G`` is the negative gradient G(W0; X, y) (book: dv-two-steps), computed as the update
-    computes it (:func:`companion.core.network.blocked_gradient`); ``W1(eta)`` is the weight
+    ``G`` is the descent direction G(W0; X, y) = -dL/dW (book: dv-two-steps), computed as the update
+    computes it (:func:`companion.core.network.descent_direction`); ``W1(eta)`` is the weight
     after one step of size ``eta``.
     """
 
@@ -109,7 +109,7 @@ class OneStepDraw:
 
 def draw_one_step(N: int = 1000, d: int | None = None, n: int | None = None, target="he1",
                   activation="tanh", noise: float = 0.0, seed: int = 0,
-                  dtype=np.float64) -> OneStepDraw:
+                  dtype=np.float64, shared=None) -> OneStepDraw:
     """Draw (target, W0, a, X, y) from ``seed`` and compute G(W0; X, y) (book: dv-model,
     dv-two-steps).
 
@@ -119,8 +119,8 @@ def draw_one_step(N: int = 1000, d: int | None = None, n: int | None = None, tar
     N, d, n = _sizes(N, d, n)
     seed = seed_list([seed])[0]
     act = get_activation(activation)
-    r = draw_run(N, d, n, target, seed, noise, dtype)
-    G = blocked_gradient(r.W0, r.a, r.X1, r.y1, act)         # the update's products
+    r = draw_run(N, d, n, target, seed, noise, dtype, shared=shared)
+    G = descent_direction(r.W0, r.a, r.X1, r.y1, act)          # G(W0; X, y)
     return OneStepDraw(r.W0, r.a, r.X1, r.y1, G, r.target, act, seed)
 
 
@@ -184,7 +184,7 @@ def noise_level(target: Target, k: int, d: int, n: int) -> float:
 # -- the unit functions: one parameter point, one seed ---------------------------------------
 
 def decomposition_unit(N: int, target: str, activation: str, seed: int, phi: float = 1.0,
-                       psi: float = 1.0, dtype: str = "float64") -> dict:
+                       psi: float = 1.0, dtype: str = "float64", shared=None) -> dict:
     """||G||_op, ||m1 a u1^T||_op and ||R||_op = ||G - m1 a u1^T||_op for one draw
     (book: dv-one-step-spike).
 
@@ -196,7 +196,7 @@ def decomposition_unit(N: int, target: str, activation: str, seed: int, phi: flo
     phi, psi = positive_real(phi, "phi"), positive_real(psi, "psi")
     d = max(1, round(N / phi))
     n = max(1, round(psi * d))
-    draw = draw_one_step(N, d, n, target, activation, seed=seed, dtype=dtype)
+    draw = draw_one_step(N, d, n, target, activation, seed=seed, dtype=dtype, shared=shared)
     # operator norm of the rank-one part: |m1| ||a|| ||u1||
     spike_norm = abs(draw.activation.m(1)) * np.linalg.norm(draw.a) * np.linalg.norm(draw.u1)
     return {"g_norm": float(_top(draw.G, 1)[1][0]), "spike_norm": float(spike_norm),
@@ -204,11 +204,11 @@ def decomposition_unit(N: int, target: str, activation: str, seed: int, phi: flo
 
 
 def spectrum_unit(N: int, eta: float, target: str, activation: str, seed: int,
-                  d: int | None = None, n: int | None = None) -> dict:
+                  d: int | None = None, n: int | None = None, shared=None) -> dict:
     """Every singular value of W0 and of W1 = W0 + eta G (dense SVD), the bulk edge
     1 + sqrt(phi), phi = N/d, and the predicted outlier of W1 (book: dv-spiked-rectangular)."""
     N, d, n = _sizes(N, d, n)
-    draw = draw_one_step(N, d, n, target, activation, seed=seed)
+    draw = draw_one_step(N, d, n, target, activation, seed=seed, shared=shared)
     pred = one_step_prediction(eta, draw.target, activation, N, d, n)
     return {"s_W0": singular_values(draw.W0), "s_W1": singular_values(draw.W1(eta)),
             "phi": N / d, "edge": 1.0 + np.sqrt(N / d), "theory_s1": float(pred["s1"]),
@@ -216,7 +216,7 @@ def spectrum_unit(N: int, eta: float, target: str, activation: str, seed: int,
 
 
 def transition_unit(N: int, etas, target: str, activation: str, seed: int,
-                    d: int | None = None, n: int | None = None) -> dict:
+                    d: int | None = None, n: int | None = None, shared=None) -> dict:
     """E1: one step at eta = Theta(1), the BBP-type transition (book: dv-spiked-rectangular), one
     seed.
 
@@ -235,7 +235,7 @@ def transition_unit(N: int, etas, target: str, activation: str, seed: int,
     etas = np.array([positive_real(e, "eta", allow_zero=True) for e in etas])
     N, d, n = _sizes(N, d, n)
     act = get_activation(activation)
-    draw = draw_one_step(N, d, n, target, act, 0.0, seed)
+    draw = draw_one_step(N, d, n, target, act, 0.0, seed, shared=shared)
     tgt, u1 = draw.target, draw.u1
     a_norm, u1_norm = float(np.linalg.norm(draw.a)), float(np.linalg.norm(u1))
     out = {k: np.empty(len(etas)) for k in ("s1", "cos2_beta", "overlap_u1", "overlap_a",
@@ -258,7 +258,7 @@ def transition_unit(N: int, etas, target: str, activation: str, seed: int,
 
 
 def growth_unit(N: int, alphas, target: str, activation: str, seed: int, c: float = 1.0,
-                psi: float = 1.0) -> dict:
+                psi: float = 1.0, shared=None) -> dict:
     """E2: one step with eta = c N^alpha, alpha >= 0, at N = d and n = psi d
     (book: dv-one-step-spike), one seed.
 
@@ -275,7 +275,7 @@ def growth_unit(N: int, alphas, target: str, activation: str, seed: int, c: floa
     N = positive_int(N, "N")
     c, psi = positive_real(c, "c"), positive_real(psi, "psi")
     n = max(1, round(psi * N))
-    draw = draw_one_step(N, N, n, target, activation, 0.0, seed)
+    draw = draw_one_step(N, N, n, target, activation, 0.0, seed, shared=shared)
     tgt, u1 = draw.target, draw.u1
     out = {k: np.empty(len(alphas)) for k in ("s1", "cos2_beta", "overlap_u1", "theory_s1",
                                               "theory_cos2")}
@@ -292,7 +292,7 @@ def growth_unit(N: int, alphas, target: str, activation: str, seed: int, c: floa
 
 
 def directions_unit(N: int, target: str, alpha: float, c: float, top: int, activation: str,
-                    seed: int, dtype: str = "float64") -> dict:
+                    seed: int, dtype: str = "float64", shared=None) -> dict:
     """Which target directions one step sees (if mu* = 0 nothing is learned,
     book: dv-one-step-spike): one step with eta = c N^alpha at N = d = n, one seed.
 
@@ -307,7 +307,7 @@ def directions_unit(N: int, target: str, alpha: float, c: float, top: int, activ
     """
     N, top = positive_int(N, "N"), positive_int(top, "top")
     eta = positive_real(c, "c") * N ** float(alpha)
-    draw = draw_one_step(N, N, N, target, activation, seed=seed, dtype=dtype)
+    draw = draw_one_step(N, N, N, target, activation, seed=seed, dtype=dtype, shared=shared)
     tgt = draw.target
     _, s, Vt = _top(draw.W1(eta), top)
     pred = one_step_prediction(eta, tgt, activation, N, N, N)
@@ -323,14 +323,14 @@ def directions_unit(N: int, target: str, alpha: float, c: float, top: int, activ
             "chance": 1.0 / N}
 
 
-def u1_unit(N: int, target: str, seed: int) -> dict:
+def u1_unit(N: int, target: str, seed: int, shared=None) -> dict:
     """cos^2(u1, beta*_k) for one draw of the data alone (no network, no gradient): a cheap
     check of :func:`noise_level` and :func:`companion.u1_alignment`, run over many seeds to
     average the heavy-tailed noise (book: dv-one-step-spike). The streams are those of
     :func:`draw_one_step`, so seed s gives the same u1 there. Returns ``cos2`` (array over
     the directions) and ``d``; the prediction is :func:`u1_theory`."""
     N = positive_int(N, "N")
-    r = draw_run(N, N, N, target, seed, network=False)
+    r = draw_run(N, N, N, target, seed, network=False, shared=shared)
     return {"cos2": cos2_with_directions(r.X1.T @ r.y1 / N, r.target.directions)[0], "d": N}
 
 

@@ -30,21 +30,20 @@ from __future__ import annotations
 
 import itertools
 import json
-from functools import lru_cache
-from typing import Callable, Sequence
+from typing import Sequence
 
 import numpy as np
 
 from companion.core.activations import Activation, get_activation
 from companion.core.alignment import cos2_with_directions, subspace_projection
 from companion.core.experiment import Experiment, precision, run_units
-from companion.core.gaussian import gaussian_expectation, normalized_hermite
+from companion.core.gaussian import normalized_hermite
 from companion.core.network import run_two_steps
 from companion.core.readout import WEIGHTS, readout_errors
 from companion.core.runs import Runs
 from companion.core.spectra import top_singular
 from companion.core.spikes import power_weights
-from companion.core.targets import Link, Target, make_link, target_moments
+from companion.core.targets import Link, Target, bounded_odd_link, make_link, target_moments
 from companion.core.theory import (
     first_direction_alignment,
     is_learnable,
@@ -79,39 +78,6 @@ def he2_plus_he3(z):
     """He_2(z)/sqrt(2) + He_3(z)/sqrt(6) (normalized Hermite); as a link it is divided by
     sqrt(2), the target (He_2 + He_3)/sqrt(2) of E8 (book: reg-experiments)."""
     return normalized_hermite(2, z) + normalized_hermite(3, z)
-
-
-def _zero_linear_part(f: Callable, carrier: Callable) -> Callable:
-    """f - c * carrier with c chosen so that E[z (f - c carrier)(z)] = 0."""
-    c = gaussian_expectation(lambda z: z * f(z)) / gaussian_expectation(lambda z: z * carrier(z))
-    return lambda z: f(z) - c * carrier(z)
-
-
-def bounded_odd_link(kind: str = "sharp") -> Link:
-    """A bounded, odd link with zero linear coefficient (mu* = 0): information exponent 3.
-
-    ``"sharp"``: g ~ [tanh(4(z - 2)) + tanh(4(z + 2))] / 2 - c tanh(z), a smoothed
-    "sign(z) for |z| > 2" minus its linear part; E[z g^3] is about 6.3 (He_3: 22).
-    ``"gentle"``: g ~ tanh(z)^3 - c tanh(z); E[z g^3] is about 0.16.
-    Both are normalized to E g^2 = 1 by :func:`companion.make_link`. A kind gives the same
-    (frozen) link every time, so that the runs of one seed share their draws
-    (:func:`companion.core.network.sharing_draws`).
-    """
-    if kind not in ("sharp", "gentle"):
-        raise ValueError(f"bounded_odd_link: kind must be 'sharp' or 'gentle', got {kind!r}")
-    return _bounded_odd_link(kind)
-
-
-@lru_cache(maxsize=None)
-def _bounded_odd_link(kind: str) -> Link:
-    if kind == "sharp":
-        def far_sign(z):
-            z = np.asarray(z, float)
-            return 0.5 * (np.tanh(4.0 * (z - 2.0)) + np.tanh(4.0 * (z + 2.0)))
-        g = _zero_linear_part(far_sign, np.tanh)
-    else:
-        g = _zero_linear_part(lambda z: np.tanh(np.asarray(z, float)) ** 3, np.tanh)
-    return Link(f"bounded-{kind}", make_link(g).g)
 
 
 def target_spec(label: str):
@@ -155,7 +121,7 @@ def _prediction(learnable: bool | None) -> float:
 # -- the unit functions ---------------------------------------------------------------------
 def first_direction_unit(N: int, alpha1: float, alpha2: float, batch: str, target: str,
                          activation: str, seed: int, psi: float = 1.0,
-                         dtype: str = "float64") -> dict:
+                         dtype: str = "float64", shared=None) -> dict:
     """E6 (book: dv-first-direction): cos^2(top right singular vector v1 of W2, beta*) for one run
     (d = N, n = psi d), and what it is made of:
 
@@ -178,7 +144,7 @@ def first_direction_unit(N: int, alpha1: float, alpha2: float, batch: str, targe
     m1 = act.m(1)
     run = run_two_steps(int(N), n=None if psi == 1 else max(1, round(psi * N)),
                         alpha1=alpha1, alpha2=alpha2, batch=batch, activation=act,
-                        target=target, seed=seed, dtype=dtype)
+                        target=target, seed=seed, dtype=dtype, shared=shared)
     tgt = run.target
     beta = tgt.directions[0]
     _, s, Vt = top_singular(run.W2, 1)
@@ -216,7 +182,8 @@ def first_direction_unit(N: int, alpha1: float, alpha2: float, batch: str, targe
 
 
 def projection_unit(N: int, batch: str, alpha1: float, alpha2: float, target: str,
-                    activation: str, m: int, seed: int, dtype: str = "float64") -> dict:
+                    activation: str, m: int, seed: int, dtype: str = "float64",
+                    shared=None) -> dict:
     """E7 to E9 (book: dv-learnability): ||P_m beta*||^2, the squared norm of the projection of the
     target direction on the top-``m`` right singular subspace of W2, for one run (d = n = N;
     ``target`` a label of :func:`target_spec`). Result keys:
@@ -232,7 +199,7 @@ def projection_unit(N: int, batch: str, alpha1: float, alpha2: float, target: st
     """
     act = get_activation(activation)
     run = run_two_steps(int(N), alpha1=alpha1, alpha2=alpha2, batch=batch, activation=act,
-                        target=target_spec(target), seed=seed, dtype=dtype)
+                        target=target_spec(target), seed=seed, dtype=dtype, shared=shared)
     U, s, Vt = top_singular(run.W2, m)
     beta = run.target.directions[0][None]
     out = {"projection": float(subspace_projection(Vt, beta)[0]), "chance": m / run.d,
@@ -398,7 +365,7 @@ READOUT_ACTIVATION = "shifted_tanh"
 
 def readout_unit(N: int, alpha1: float, alpha2: float, target: str,
                  activation: str = READOUT_ACTIVATION, seed: int = 0,
-                 dtype: str = "float64") -> dict:
+                 dtype: str = "float64", shared=None) -> dict:
     """One unit of E17: a reused and a fresh two-step run of the same seed (the same W0, X1,
     y1 and so the same W1), and for each the ridge readout's test error
     (:func:`companion.core.readout.readout_errors`) on sigma(W x) for W in
@@ -411,7 +378,8 @@ def readout_unit(N: int, alpha1: float, alpha2: float, target: str,
     out: dict = {}
     for batch in ("reused", "fresh"):
         run = run_two_steps(N=N, alpha1=alpha1, alpha2=alpha2, batch=batch,
-                            activation=activation, target=target, seed=seed, dtype=dtype)
+                            activation=activation, target=target, seed=seed, dtype=dtype,
+                            shared=shared)
         fitted = WEIGHTS if batch == "reused" else ("W2",)
         for f in READOUT_SAMPLE_FACTORS:
             res = readout_errors(run, n_train=f * run.n, weights=fitted)

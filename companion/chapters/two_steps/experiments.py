@@ -95,7 +95,7 @@ def bbp_position(theta, phi: float = 1.0):
 def two_step_run(N: int, alpha1: float, alpha2: float, seed: int, K: int = 4,
                  batch: str = "reused", activation="tanh", target="he1", noise: float = 0.0,
                  reference: bool = True, null_labels: bool = False,
-                 dtype="float64") -> dict:
+                 dtype="float64", shared=None) -> dict:
     """One unit of work: one two-step run summarized by a few numbers.
 
     * ``terms`` (K,): ||q_j^T (W2 - W0)|| on the Gram-Schmidt powers q_1..q_K of a; entry k
@@ -109,7 +109,7 @@ def two_step_run(N: int, alpha1: float, alpha2: float, seed: int, K: int = 4,
     """
     run = run_two_steps(N=N, alpha1=alpha1, alpha2=alpha2, batch=batch, activation=activation,
                         target=target, noise=noise, seed=seed, null_labels=null_labels,
-                        dtype=dtype)
+                        dtype=dtype, shared=shared)
     delta = run.W2 - run.W0
     out = {"terms": term_sizes(delta, run.a, positive_int(K, "K")),
            "separate": separate_strengths(delta, run.a, K),
@@ -150,7 +150,7 @@ def fresh_relative_difference(alpha1: float, alpha2: float, N, mu_star: float = 
 def spectrum_with_null(N: int, alpha1: float, alpha2: float, seed: int = 0, K: int = 5,
                        top: int = 12, batch: str = "reused", activation="tanh",
                        target="he1+he3", noise: float = 0.0, full: bool = True,
-                       full_null: bool = False, dtype="float64") -> dict:
+                       full_null: bool = False, dtype="float64", shared=None) -> dict:
     """Spectrum of W2 and of a null run, and what their top singular vectors are (E10).
 
     The null run has the same seed, sizes and step sizes, and labels of an independent
@@ -176,7 +176,7 @@ def spectrum_with_null(N: int, alpha1: float, alpha2: float, seed: int = 0, K: i
     for suffix, null in (("", False), ("_null", True)):
         run = run_two_steps(N=N, alpha1=alpha1, alpha2=alpha2, batch=batch,
                             activation=activation, target=target, noise=noise, seed=seed,
-                            null_labels=null, dtype=dtype)
+                            null_labels=null, dtype=dtype, shared=shared)
         U, s_top, Vt = top_singular(run.W2, top)
         if (full_null if null else full):
             out["s" + suffix] = singular_values(run.W2)
@@ -213,7 +213,7 @@ EMERGENCE_ACTIVATIONS: tuple[str, ...] = ("tanh", "shifted_tanh", "gelu")
 
 def spike_emergence_run(N: int, alpha1: float, alpha2: float, activation="shifted_tanh",
                         seed: int = 0, c1: float = 1.0, c2: float = 1.0, K: int = 5,
-                        top: int = 12, dtype="float64") -> dict:
+                        top: int = 12, dtype="float64", shared=None) -> dict:
     """One unit of the spike-emergence experiment (E11): a reused-batch run with a He_1
     target and its null run (labels of an independent sample), read term by term.
 
@@ -235,7 +235,7 @@ def spike_emergence_run(N: int, alpha1: float, alpha2: float, activation="shifte
     for suffix, null in (("", False), ("_null", True)):
         run = run_two_steps(N=N, alpha1=alpha1, alpha2=alpha2, batch="reused",
                             activation=activation, target="he1", seed=seed, c1=c1, c2=c2,
-                            dtype=dtype, null_labels=null)
+                            dtype=dtype, null_labels=null, shared=shared)
         if not null:
             delta = run.W2 - run.W0
             out.update({f"strength_k{k}": float(v)
@@ -268,13 +268,14 @@ E5_PAIRS = ((0.20, 0.20), (0.35, 0.45))
 
 
 def two_step_unit(N: int, alpha1: float, alpha2: float, batch: str, K: int, activation: str,
-                  target: str, reference: bool, seed: int, dtype: str = "float64") -> dict:
+                  target: str, reference: bool, seed: int, dtype: str = "float64",
+                  shared=None) -> dict:
     """E3/E4/E5 unit: :func:`two_step_run` with its arrays as columns ``terms_k``,
     ``leading_k``, ``separate_k`` (k = 0..K-1), and with ``reference`` also ``diff``,
     ``ref`` and ``rel_diff`` = diff / ref. ``dtype="float32"`` halves the time and memory
     (the paper scale's largest N; its agreement with float64 is stored at a smaller N)."""
     r = two_step_run(N, alpha1, alpha2, seed, K=K, batch=batch, activation=activation,
-                     target=target, reference=reference, dtype=dtype)
+                     target=target, reference=reference, dtype=dtype, shared=shared)
     out = {f"{key}_{k}": float(v) for key, name in
            (("terms", "terms"), ("leading", "leading"), ("separate", "separate"))
            for k, v in enumerate(r[name])}
@@ -285,7 +286,7 @@ def two_step_unit(N: int, alpha1: float, alpha2: float, batch: str, K: int, acti
 
 
 def spectrum_unit(N: int, alpha1: float, alpha2: float, batch: str, activation: str,
-                  target: str, seed: int, dtype: str = "float64") -> dict:
+                  target: str, seed: int, dtype: str = "float64", shared=None) -> dict:
     """E10 unit: :func:`spectrum_with_null`: all singular values of W2 (dense SVD, ``s``),
     the top 12 of W2 (``s_top``, with ``on_powers``, the weight of each left vector on the
     first 5 powers of a, and ``left``, its overlaps with each), of the null run (``s_null``,
@@ -295,7 +296,7 @@ def spectrum_unit(N: int, alpha1: float, alpha2: float, batch: str, activation: 
     ``dtype="float32"``: the chapter's run (half the time; the stored runs are float64)."""
     r = spectrum_with_null(N, alpha1, alpha2, seed=seed, K=5, top=12, batch=batch,
                            activation=activation, target=target, full=True, full_null=False,
-                           dtype=dtype)
+                           dtype=dtype, shared=shared)
     out = {"s": np.asarray(r["s"], float), "s_null": np.asarray(r["s_top_null"], float),
            "s_top": np.asarray(r["s_top"], float),
            "on_powers": np.asarray(r["left"], float).sum(axis=1),

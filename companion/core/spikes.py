@@ -72,6 +72,27 @@ def separate_strengths(delta, a, K: int, base=None) -> np.ndarray:
     return out
 
 
+def own_part_cos2(W2, W0, a, directions, K: int = K_POWERS) -> np.ndarray:
+    """(K, m) cos^2 of each term's own part with each target direction (rows of
+    ``directions``): with q_1..q_K the Gram-Schmidt powers of a and r_k = q_{k+1}^T (W2 - W0)
+    the terms' rows, the own part of r_k is its part orthogonal to r_0..r_{k-1} (least
+    squares, as :func:`companion.core.spikes.separate_strengths`, whose norms these parts
+    are). It is what term k could carry as an outlier of its own, read without detection.
+    Zero where the part vanishes."""
+    Q = a_power_basis(a, K)
+    R = Q.T @ W2 - Q.T @ W0
+    D = np.atleast_2d(np.asarray(directions, float))
+    out = np.zeros((len(R), len(D)))
+    for j, row in enumerate(R):
+        if j:
+            coef = np.linalg.lstsq(R[:j].T, row, rcond=None)[0]
+            row = row - R[:j].T @ coef
+        norm2 = float(row @ row)
+        if norm2 > 0:
+            out[j] = (D @ row) ** 2 / norm2
+    return out
+
+
 def power_weights(U, a, K: int = K_POWERS) -> np.ndarray:
     """(top, K) squared overlaps |<u_i, q_j>|^2 of the left singular vectors (columns of U)
     with the Gram-Schmidt powers q_1..q_K of a; a row sums to the weight of u_i on the span

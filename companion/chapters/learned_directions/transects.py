@@ -61,7 +61,7 @@ from __future__ import annotations
 import numpy as np
 
 from companion.chapters.learned_directions.experiments import _predicted
-from companion.core.alignment import a_power_basis, cos2_with_directions
+from companion.core.alignment import cos2_with_directions
 from companion.core.experiment import Experiment
 from companion.core.finite_n import predicted_terms
 from companion.core.network import run_two_steps
@@ -72,6 +72,7 @@ from companion.core.spikes import (
     MIN_WEIGHT,
     TOP,
     off_powers_edge,
+    own_part_cos2,
     power_weights,
     separate_strengths,
 )
@@ -95,27 +96,6 @@ E14_POINTS: tuple[tuple[float, float], ...] = tuple(p for t in TRANSECTS.values(
 _E14_SIZES = {"small": dict(Ns=[128, 256], seeds=2),
               "paper": dict(Ns=[512, 1024, 2048, 4096], seeds=8,
                             float32=dict(N=8192, seeds=4))}
-
-
-def own_part_cos2(W2, W0, a, directions, K: int = K_POWERS) -> np.ndarray:
-    """(K, m) cos^2 of each term's own part with each target direction (rows of
-    ``directions``): with q_1..q_K the Gram-Schmidt powers of a and r_k = q_{k+1}^T (W2 - W0)
-    the terms' rows, the own part of r_k is its part orthogonal to r_0..r_{k-1} (least
-    squares, as :func:`companion.core.spikes.separate_strengths`, whose norms these parts
-    are). It is what term k could carry as an outlier of its own, read without detection.
-    Zero where the part vanishes."""
-    Q = a_power_basis(a, K)
-    R = Q.T @ W2 - Q.T @ W0
-    D = np.atleast_2d(np.asarray(directions, float))
-    out = np.zeros((len(R), len(D)))
-    for j, row in enumerate(R):
-        if j:
-            coef = np.linalg.lstsq(R[:j].T, row, rcond=None)[0]
-            row = row - R[:j].T @ coef
-        norm2 = float(row @ row)
-        if norm2 > 0:
-            out[j] = (D @ row) ** 2 / norm2
-    return out
 
 
 def transect_run(N: int, alpha1: float, alpha2: float, activation: str = E14_ACTIVATION,

@@ -4,25 +4,6 @@
 a box or section of the book (most on its page "The derivations in one place",
 book/derivations.md), and tests/test_labels.py checks that every cited label exists."""
 
-# the core's modules under the names code written against the flat package used
-# (companion.core.store.load, cp.core.finite_n.predicted_terms, ...)
-from companion.core import (
-    activations,
-    alignment,
-    book,
-    expansion,
-    finite_n,
-    gaussian,
-    network,
-    plotting,
-    runs,
-    spectra,
-    spikes,
-    store,
-    targets,
-    theory,
-    validation,
-)
 from companion.core.activations import (
     Activation,
     get_activation,

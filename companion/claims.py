@@ -333,7 +333,7 @@ def render() -> str:
         "none, and the chapters say so). To work with the numbers yourself:",
         "",
         "```python",
-        "from companion import store",
+        "from companion.core import store",
         "from companion.chapters.two_steps import figures",
         "runs = store.load(\"E11\")                       # Runs: parameters, seed, results",
         "runs.where(activation=\"shifted_tanh\", alpha1=0.38, N=4096).values(\"n_outliers\")",

@@ -27,7 +27,7 @@ The JavaScript computes Lambda with the rule of :func:`companion.core.theory.lam
 same floor tolerance, read from the package, not retyped), and the page keeps its state in
 the address (``?alpha1=0.38&alpha2=0.45&activation=generic``). Every number shown from the
 stored runs is aggregated here (means over the seeds, local slopes) and rounded with
-:func:`companion.core.book.fmt`, so the page is the same on every CPU; the JavaScript only
+:func:`companion.presentation.book.fmt`, so the page is the same on every CPU; the JavaScript only
 looks up the nearest stored point.
 """
 
@@ -43,9 +43,9 @@ import numpy as np
 from companion.chapters.two_steps.experiments import local_slopes
 from companion.chapters.two_steps.summaries import spike_predictions
 from companion.core import store, theory
-from companion.core.book import fmt, fmt_signed
 from companion.core.experiment import sweep_runs
 from companion.core.spikes import spike_counts
+from companion.presentation.book import fmt, fmt_signed
 
 #: a stored point is shown when it lies within this distance of the reader's point
 RADIUS = 0.03

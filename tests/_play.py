@@ -209,7 +209,7 @@ def problems(nb: dict, cells: list[list[dict]]) -> list[str]:
             keys = sorted({k for out in cells[i] for k in out["keys"]})
             found.append(f"code cell {i + 1} draws a figure but shows no picture "
                          f"(outputs: {keys or 'none'}; a glued-only figure is invisible "
-                         f"in JupyterLab and Colab: use companion.core.book.show)")
+                         f"in JupyterLab and Colab: use companion.presentation.book.show)")
     return found
 
 

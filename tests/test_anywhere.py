@@ -148,7 +148,7 @@ def test_one_blas_thread_gives_the_stored_outputs(binder, stem):
         f"nbval with one BLAS thread (OPENBLAS_NUM_THREADS=1, ...), in a fresh Binder "
         f"environment, differs from the outputs stored in {stem}.ipynb. Either a printed value "
         f"depends on the summation order (print it at a precision the computation supports: "
-        f"companion.core.book.fmt), or the stored outputs do not come from the code and stored "
+        f"companion.presentation.book.fmt), or the stored outputs do not come from the code and stored "
         f"runs that a fresh install has (re-execute the chapter; see also the Binder test "
         f"of this chapter).\n{proc.stdout[-6000:]}\n{proc.stderr[-2000:]}")
 

@@ -49,15 +49,19 @@ def package_copy(tmp_path):
     return tmp_path
 
 
+LAYERS = "entry points over chapters over presentation and course over core"
+
+
 @pytest.mark.parametrize("module,line,contract", [
     ("chapters/two_steps/figures.py", "from companion.chapters.one_step import figures",
      "no chapter imports another"),
     ("chapters/intro/summaries.py", "import companion.chapters.finite_size.tables",
      "no chapter imports another"),
-    ("core/spikes.py", "from companion.chapters.two_steps import summaries",
-     "entry points over chapters over core"),
-    ("chapters/one_step/experiments.py", "from companion import simulate",
-     "entry points over chapters over core"),
+    ("core/spikes.py", "from companion.chapters.two_steps import summaries", LAYERS),
+    ("chapters/one_step/experiments.py", "from companion import simulate", LAYERS),
+    ("core/network.py", "from companion.presentation import book", LAYERS),
+    ("core/store.py", "from companion.course import answers", LAYERS),
+    ("presentation/figures.py", "from companion.course import answers", LAYERS),
 ])
 def test_a_planted_import_breaks_a_contract(package_copy, module, line, contract):
     path = package_copy / "companion" / module

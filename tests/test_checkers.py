@@ -31,8 +31,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from companion.core import answers as _answer
-from companion.core.answers import Answer, compare, key_entry
+from companion.course import answers as _answer
+from companion.course.answers import Answer, compare, key_entry
 from companion.exercises import ANSWERS, check
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -297,14 +297,14 @@ def test_the_package_holds_no_value_and_no_code_that_computes_one():
     for spec in ANSWERS.values():
         assert not hasattr(spec, "expected") and not hasattr(spec, "value")
     # the chapters' exercise modules import nothing of the package but the comparison
-    # (companion.core.answers): the functions that compute the values (theory, experiments)
+    # (companion.course.answers): the functions that compute the values (theory, experiments)
     # are not reachable from them
     modules = sorted((ROOT / "companion" / "chapters").glob("*/exercises.py"))
     assert len(modules) == 6      # one per chapter with exercises
     for path in modules:
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.ImportFrom) and node.module != "__future__":
-                assert node.module == "companion.core.answers", (
+                assert node.module == "companion.course.answers", (
                     f"{path} imports {node.module} (level {node.level})")
             if isinstance(node, ast.Import):
                 assert not any(a.name.startswith(("companion", "tools", "answer_key"))

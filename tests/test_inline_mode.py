@@ -57,7 +57,7 @@ code, md = nbformat.v4.new_code_cell, nbformat.v4.new_markdown_cell
 
 
 def test_a_healthy_page_shows_and_records_its_numbers(tmp_path):
-    proc = _build(tmp_path, [code("from companion.core.book import Numbers\n"
+    proc = _build(tmp_path, [code("from companion.presentation.book import Numbers\n"
                                   "ns = Numbers(half=1024 // 2, slope='+0.15')"),
                              md("Half is {eval}`ns.half`, the slope {eval}`ns.slope`.")])
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]

@@ -42,7 +42,6 @@ from companion.chapters.one_step.experiments import (  # noqa: E402
 )
 from companion.chapters.reuse_vs_fresh.experiments import bounded_odd_link  # noqa: E402
 from companion.core.activations import shifted_tanh  # noqa: E402
-from companion.core.answers import Answer, fine_cells, key_entry  # noqa: E402
 from companion.core.gaussian import (  # noqa: E402
     gaussian_expectation,
     normalized_hermite_moment,
@@ -59,6 +58,7 @@ from companion.core.theory import (  # noqa: E402
     spike_exponent,
     u1_alignment,
 )
+from companion.course.answers import Answer, fine_cells, key_entry  # noqa: E402
 from companion.exercises import ANSWERS  # noqa: E402
 
 # --- one_step -------------------------------------------------------------------------------

@@ -50,7 +50,8 @@ def draw(out: Path) -> list[Path]:
     import matplotlib
     import matplotlib.pyplot as plt
 
-    from companion.core import plotting, store
+    from companion.core import store
+    from companion.presentation import plotting
     from companion.reproduce import CATALOG
 
     stored = _stored_folder()

@@ -8,7 +8,7 @@ a count, a list of numbers or a function, the chapter's module here registers an
 what is asked, how it is compared (tolerance, test points) and a hint. The values themselves
 are not in the package: the instructors' answer key (``tools/answer_key.py`` in the
 repository) computes them with the package and stores only their salted hashes in ``key.json``
-(what that does and does not reveal: :mod:`companion.core.answers`)::
+(what that does and does not reveal: :mod:`companion.course.answers`)::
 
     from companion.exercises import check
     check("os-ex-psi", 0.8)          # -> "Right: ..." or "Not yet: 0.9 is too high for ..."
@@ -31,7 +31,7 @@ from companion.chapters.learned_directions import exercises as learned_direction
 from companion.chapters.one_step import exercises as one_step
 from companion.chapters.reuse_vs_fresh import exercises as reuse_vs_fresh
 from companion.chapters.two_steps import exercises as two_steps
-from companion.core.answers import Answer, Feedback, compare, compare_form
+from companion.course.answers import Answer, Feedback, compare, compare_form
 
 #: label (or label/part) -> Answer, over the whole book
 ANSWERS: dict[str, Answer] = {}

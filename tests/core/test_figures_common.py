@@ -5,7 +5,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 
-from companion.core.figures import log_axis, range_bars
+from companion.presentation.figures import log_axis, range_bars
 
 
 @pytest.mark.parametrize("close, ticks, labels", [

@@ -5,7 +5,7 @@ import matplotlib as mpl
 import matplotlib.colors as mcolors
 import pytest
 
-from companion.core import plotting
+from companion.presentation import plotting
 
 
 def _normalized(value):

@@ -4,6 +4,8 @@ import numpy as np
 import pytest
 
 import companion as cp
+import companion.core.network as net
+from companion.core import validation
 
 
 @pytest.mark.parametrize("kwargs,match", [
@@ -32,7 +34,7 @@ def test_draw_run_checks_its_own_input(kwargs, match):
     args = {"N": 6, "d": 5, "n": 4}
     args.update(kwargs)
     with pytest.raises(ValueError, match=match):
-        cp.network.draw_run(**args)
+        net.draw_run(**args)
 
 
 def test_a_run_checks_each_size_once(monkeypatch):
@@ -41,9 +43,9 @@ def test_a_run_checks_each_size_once(monkeypatch):
 
     def counted(value, name):
         calls.append(name)
-        return cp.validation.positive_int(value, name)
+        return validation.positive_int(value, name)
 
-    monkeypatch.setattr(cp.network, "positive_int", counted)
+    monkeypatch.setattr(net, "positive_int", counted)
     cp.run_two_steps(N=12, d=10, n=8)
     assert sorted(calls) == ["N", "d", "n"]
 

@@ -15,11 +15,11 @@ import numpy as np
 
 from companion.chapters.finite_size import experiments as ex
 from companion.chapters.finite_size.calibration import calibration_table
-from companion.core import plotting as cplt
-from companion.core.book import fmt_interval, fmt_signed
-from companion.core.figures import _new_figure, log_axis, range_bars, stored_runs_absent
 from companion.core.runs import Runs
 from companion.core.spikes import MARGIN, MIN_WEIGHT
+from companion.presentation import plotting as cplt
+from companion.presentation.book import fmt_interval, fmt_signed
+from companion.presentation.figures import log_axis, new_figure, range_bars, stored_runs_absent
 
 TARGET_LABEL = {"he1": r"$\mathrm{He}_1$", "he3": r"$\mathrm{He}_3$"}
 #: the settings of the spread study: colour by batch, one marker each
@@ -31,7 +31,8 @@ SETTING_STYLE = {("reused", ex.HEADLINE[0]): ("reused", "o",
 #: the settings of the convergence study: one marker and one theory line style each
 CONVERGENCE_STYLE = {(0.05, 0.05): ("s", ":"), (0.20, 0.20): ("o", "--"),
                      ex.HEADLINE: ("D", "-.")}
-#: the polynomial activation of the blow-up (named in :data:`companion.core.plotting.ACTIVATION_STYLE`)
+#: the polynomial activation of the blow-up (named in
+#: :data:`companion.presentation.plotting.ACTIVATION_STYLE`)
 POLYNOMIAL = ex.BLOWUP_ACTIVATIONS[1]
 
 
@@ -252,7 +253,7 @@ def convergence(runs: Runs, rates=None):
     bootstrap interval over seeds (``rates``: :func:`convergence_rates`)."""
     P = cplt.PALETTE
     rates = ex.convergence_rates(runs) if rates is None else rates
-    fig, (ax, bx) = _new_figure(2, 1, sharex=True, figsize=(cplt.COLUMN_WIDTH,
+    fig, (ax, bx) = new_figure(2, 1, sharex=True, figsize=(cplt.COLUMN_WIDTH,
                                                              2 * cplt.ROW_HEIGHT + 1.6))
     Ns = sorted(runs.unique("N"))
     grid = np.geomspace(Ns[0], 8192, 80)
@@ -295,7 +296,7 @@ def blowup(runs: Runs):
     fresh batch (markers: mean over seeds, bars: range), with the leading-order size of the
     first spike of each activation as a line."""
     P = cplt.PALETTE
-    fig, ax = _new_figure()
+    fig, ax = new_figure()
     Ns = sorted(runs.unique("N"))
     grid = np.geomspace(Ns[0] * 0.8, Ns[-1] * 1.25, 40)
     for act, marker, style in (("tanh", "o", "-"), (POLYNOMIAL, "X", "--")):
@@ -333,7 +334,7 @@ def census_calibration(runs: Runs | None):
     if runs is None or not len(runs):
         return stored_runs_absent()
     table = calibration_table(runs)
-    fig, (left, right) = _new_figure(1, 2)
+    fig, (left, right) = new_figure(1, 2)
     colors = [cplt.TERM_STYLE[0]["color"], cplt.PALETTE["reused"], "#1B998B", "#B8860B",
               "#A23B72"]
     markers = ["o", "s", "D", "^", "v"]

@@ -15,11 +15,11 @@ from companion.chapters.finite_size import calibration as cal
 from companion.chapters.finite_size import experiments as ex
 from companion.chapters.finite_size.figures import POLYNOMIAL
 from companion.chapters.finite_size.tables import sci
-from companion.core.book import Numbers, fmt, fmt_fixed, fmt_interval, fmt_signed, fmt_span
 from companion.core.network import run_two_steps
 from companion.core.runs import Runs
 from companion.core.theory import lambda_count, n_spikes
 from companion.core.validation import positive_int
+from companion.presentation.book import Numbers, fmt, fmt_fixed, fmt_interval, fmt_signed, fmt_span
 
 
 def _span(values, digits: int = 2) -> str:

@@ -1,6 +1,6 @@
 """Tables of the chapter "Finite size, honestly": the text the chapter prints under its
 experiment calls, formatted here so that the chapter shows one line per table. Every line
-is at most 80 characters wide and every number goes through :func:`companion.core.book.fmt` (or
+is at most 80 characters wide and every number goes through :func:`companion.presentation.book.fmt` (or
 :func:`sci` for powers of ten), so that the stored outputs read the same on any machine.
 """
 
@@ -9,13 +9,13 @@ from __future__ import annotations
 import numpy as np
 
 from companion.chapters.finite_size import experiments as ex
-from companion.core.book import fmt, fmt_fixed, fmt_interval, fmt_signed
 from companion.core.runs import Runs
+from companion.presentation.book import fmt, fmt_fixed, fmt_interval, fmt_signed
 
 
 def sci(x, digits: int = 2, prose: bool = True) -> str:
     """A large number as mantissa and power of ten: ``4.6 × 10⁶`` for prose (``prose``) or
-    ``4.6e6`` for a table; below 10^4 it is :func:`companion.core.book.fmt`."""
+    ``4.6e6`` for a table; below 10^4 it is :func:`companion.presentation.book.fmt`."""
     if not np.isfinite(x) or abs(x) < 1e4:
         return fmt(x, digits)
     exponent = int(np.floor(np.log10(abs(x))))

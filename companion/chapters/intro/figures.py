@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from companion.core import plotting as cplt
 from companion.core.experiment import sweep_runs
-from companion.core.figures import _new_figure, log_axis, range_bars
-from companion.core.plotting import COLUMN_WIDTH
 from companion.core.runs import Runs
 from companion.core.theory import lambda_count, n_spikes
+from companion.presentation import plotting as cplt
+from companion.presentation.figures import log_axis, new_figure, range_bars
+from companion.presentation.plotting import COLUMN_WIDTH
 
 #: the point of panel (a): Lambda = 3, off every phase line (the second point of the
 #: spike-emergence experiment, ``companion.chapters.two_steps.experiments.EMERGENCE_POINTS``)
@@ -125,7 +125,7 @@ def headline(spikes: Runs | None = None, projection: Runs | None = None):
 
     # legends below the panels: taller than one row of panels (short when there is no data)
     empty = all(r is None or not len(r) for r in (spikes, projection))
-    fig, (ax_a, ax_b) = _new_figure(1, 2, figsize=(COLUMN_WIDTH, 2.2 if empty else 4.7))
+    fig, (ax_a, ax_b) = new_figure(1, 2, figsize=(COLUMN_WIDTH, 2.2 if empty else 4.7))
     for ax, runs, draw, what in ((ax_a, spikes, spike_panel, "(a) spikes of $W_2$"),
                                  (ax_b, projection, projection_panel,
                                   r"(b) $\mathrm{He}_3$ target, $\tanh$")):

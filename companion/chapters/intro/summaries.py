@@ -4,7 +4,6 @@ step-size points' (``intro-conj-count``, ``intro-conj-he3``)."""
 from __future__ import annotations
 
 from companion.chapters.intro.figures import SPIKE_POINT, spike_runs
-from companion.core.book import Numbers, fmt, fmt_fixed, fmt_signed
 from companion.core.runs import Runs
 from companion.core.spikes import spike_counts
 from companion.core.theory import (
@@ -14,6 +13,7 @@ from companion.core.theory import (
     phase_line,
     spike_exponent,
 )
+from companion.presentation.book import Numbers, fmt, fmt_fixed, fmt_signed
 
 
 def headline(spikes: Runs | None = None, projection: Runs | None = None) -> Numbers:

@@ -18,10 +18,10 @@ from companion.chapters.learned_directions.experiments import (
 from companion.chapters.learned_directions.limits import content_path, fresh_level, limit_content
 from companion.chapters.learned_directions.transects import RUNS, TRANSECTS
 from companion.core import intervals
-from companion.core import plotting as cplt
-from companion.core.figures import _new_figure, log_axis, stored_runs_absent
 from companion.core.finite_n import predicted_terms
 from companion.core.runs import Runs
+from companion.presentation import plotting as cplt
+from companion.presentation.figures import log_axis, new_figure, stored_runs_absent
 
 #: sizes at which the prediction's curves are drawn (2^9 .. 2^16)
 CURVE_NS = tuple(2 ** j for j in range(9, 17))
@@ -232,7 +232,7 @@ def transects(runs: Runs | None = None, curves: bool = True):
     figure says in words what the prediction says about the line at these sizes."""
     if runs is None or len(runs) == 0:
         return stored_runs_absent()
-    fig, axes = _new_figure(nrows=2, ncols=2)
+    fig, axes = new_figure(nrows=2, ncols=2)
     fig.set_size_inches(fig.get_size_inches()[0], fig.get_size_inches()[1] * 1.3)
     Ns = sorted(runs.unique("N"))
     ticks = sorted(set(Ns) | ({CURVE_NS[0], 8192, CURVE_NS[-1]} if curves else set()))
@@ -310,7 +310,7 @@ def spike_content(runs: Runs, N: int | None = None, counted_only: bool = False):
 
     N = full_size(runs) if N is None else N
     rows = direction_carriers(runs, N, counted_only=counted_only)
-    fig, axes = _new_figure(nrows=2, ncols=2)
+    fig, axes = new_figure(nrows=2, ncols=2)
     fig.set_size_inches(fig.get_size_inches()[0], fig.get_size_inches()[1] * 1.25)
     styles = {("reused", "run"): dict(color=cplt.PALETTE.get("reused", "C0"), marker="o"),
               ("fresh", "run"): dict(color=cplt.PALETTE.get("fresh", "C1"), marker="s"),
@@ -433,7 +433,7 @@ def content_path_figure(runs: Runs | None = None):
     prediction gives its terms no beta*_2); grey dotted: chance 1/N."""
     path = content_path()
     lim = limit_content()
-    fig, ax = _new_figure()
+    fig, ax = new_figure()
     he3, he1 = cplt.PALETTE["reused"], cplt.TERM_STYLE[2]["color"]
     ax.plot(path["N"], path["he3"], color=he3, linewidth=1.6, label=r"predicted, $\beta^*_2$")
     ax.plot(path["N"], path["he1"], color=he1, linewidth=1.6, linestyle="--",

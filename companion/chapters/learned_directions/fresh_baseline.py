@@ -22,9 +22,9 @@ from companion.chapters.learned_directions.experiments import (
     max_cos2,
 )
 from companion.chapters.learned_directions.limits import fresh_level
-from companion.core.book import Numbers, fmt
 from companion.core.finite_n import predicted_terms
 from companion.core.runs import Runs
+from companion.presentation.book import Numbers, fmt
 
 #: a predicted cos^2 below this is zero in exact arithmetic (the fresh batch's terms have no
 #: beta*_2 part: E[z_2 y B(s)] = E[z_2 g(z_2)] E[B(s)] = 0), rounding noise of the quadrature

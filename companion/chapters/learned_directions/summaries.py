@@ -26,10 +26,10 @@ from companion.chapters.learned_directions.limits import (
     noise_moments,
     peak,
 )
-from companion.core.book import Numbers, fmt
 from companion.core.finite_n import predicted_terms
 from companion.core.runs import Runs
 from companion.core.spikes import MIN_WEIGHT, bbp_detection_strength
+from companion.presentation.book import Numbers, fmt
 
 NO_RUNS = "no stored runs"
 

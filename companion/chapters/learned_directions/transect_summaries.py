@@ -17,10 +17,10 @@ from companion.chapters.learned_directions.figures import (
 )
 from companion.chapters.learned_directions.limits import BEYOND_LOG2, beyond
 from companion.chapters.learned_directions.transects import TRANSECTS
-from companion.core.book import Numbers, fmt, fmt_signed
 from companion.core.runs import Runs
 from companion.core.spikes import bbp_detection_strength
 from companion.core.theory import spike_exponent
+from companion.presentation.book import Numbers, fmt, fmt_signed
 
 NO_RUNS = "no stored runs"
 

@@ -3,7 +3,7 @@ are compared; the values themselves are only in the hashed key (:mod:`companion.
 
 from __future__ import annotations
 
-from companion.core.answers import Answer
+from companion.course.answers import Answer
 
 ANSWERS = {
     "os-ex-psi": Answer(

@@ -8,7 +8,7 @@ them over the chapter's runs with hollow markers; called with one argument (as
 ``python -m companion reproduce`` does) they draw whatever runs they are given, small or
 paper scale.
 
-Colours keep the book's meaning (:data:`companion.core.plotting.PALETTE`): green for the one-step
+Colours keep the book's meaning (:data:`companion.presentation.plotting.PALETTE`): green for the one-step
 results, black for theory, grey for the bulk and chance; the second quantity of a panel is
 drawn in the accent colour with its own marker. Series differ in marker as well as colour;
 error bars are one standard deviation over the seeds.
@@ -19,13 +19,13 @@ from __future__ import annotations
 import numpy as np
 
 from companion.chapters.one_step.experiments import direction_names, transition_theory
-from companion.core import plotting as cplt
 from companion.core.activations import get_activation
-from companion.core.figures import _new_figure, log_axis
-from companion.core.plotting import COLUMN_WIDTH
 from companion.core.runs import Runs
 from companion.core.targets import target_moments
 from companion.core.theory import one_step_theta
+from companion.presentation import plotting as cplt
+from companion.presentation.figures import log_axis, new_figure
+from companion.presentation.plotting import COLUMN_WIDTH
 
 #: markers of the chapter's runs (filled) and of the stored paper-scale runs (hollow)
 STORED = dict(markerfacecolor="none", markeredgewidth=1.4, markersize=8)
@@ -99,7 +99,7 @@ def rank_one(runs: Runs):
     tgt = target_moments(r0["target"])
     limit = one_step_theta(1.0, get_activation(r0["activation"]).m(1), tgt.mu_star,
                            tgt.second_moment)
-    fig, ax = _new_figure()
+    fig, ax = new_figure()
     op = r"_{\mathrm{op}}"
     series = [("g_norm", rf"$\|G\|{op}$", P["one_step"], "o", True),
               ("spike_norm", rf"$\|m_1 a u_1^\top\|{op}$", P["one_step"], "s", False),
@@ -133,7 +133,7 @@ def spectra(runs: Runs):
     bulk edge, the outliers beyond it and the predicted outlier of W1."""
     cplt, P = _p()
     r = runs[0]
-    fig, axes = _new_figure(1, 2, sharey=True)
+    fig, axes = new_figure(1, 2, sharey=True)
     s_top = max(float(np.max(r["s_W1"])), float(r["edge"]))
     titles = ("$W_0$", rf"$W_1 = W_0 + \eta G$, $\eta = {float(r['eta']):g}$")
     for ax, key, title in zip(axes, ("s_W0", "s_W1"), titles):
@@ -171,7 +171,7 @@ def transition(runs: Runs, stored: Runs | None = None):
     etas = np.asarray(r0["eta"], float)
     grid = np.linspace(0, etas.max(), 401)
     th = _theory_grid(r0, grid)
-    fig, (ax1, ax2) = _new_figure(1, 2, figsize=(_column_width(), 4.6))
+    fig, (ax1, ax2) = new_figure(1, 2, figsize=(_column_width(), 4.6))
     cplt.theory_line(ax1, grid, th["s1"], label="theory")
     cplt.mark_bulk_edge(ax1, float(r0["edge"]), axis="y", label=r"bulk edge $1 + \sqrt{\phi}$")
     cplt.theory_line(ax2, grid, th["overlap_u1"], linestyle="--",
@@ -212,7 +212,7 @@ def transition_rectangular(runs: Runs):
     (right) against eta, theory as lines."""
     cplt, P = _p()
     styles = [(P["one_step"], "o", "-"), (P["accent"], "s", "--"), (P["null"], "D", ":")]
-    fig, (ax1, ax2) = _new_figure(1, 2)
+    fig, (ax1, ax2) = new_figure(1, 2)
     shapes = runs.groups("N", "d") if all("d" in r.params for r in runs) else runs.groups("N")
     for (shape, data), (color, marker, ls) in zip(shapes.items(), styles):
         r0 = data[0]
@@ -259,7 +259,7 @@ def growth(runs: Runs, stored: Runs | None = None):
     deviation) and its limit (dash-dotted) (right). ``stored``: the paper-scale runs, drawn
     over the others with hollow markers (and their theory, dotted, on the right)."""
     cplt, P = _p()
-    fig, (ax1, ax2) = _new_figure(1, 2, figsize=(_column_width(), 5.0))
+    fig, (ax1, ax2) = new_figure(1, 2, figsize=(_column_width(), 5.0))
     sets = [(runs, False)] + ([(stored, True)] if stored is not None and len(stored) else [])
     all_Ns = sorted({int(n) for data, _ in sets for n in data.unique("N")})
     grid_N = np.geomspace(all_Ns[0], all_Ns[-1], 40).round().astype(int)
@@ -329,7 +329,7 @@ def directions(runs: Runs):
     directions. Faint markers: each seed; theory: solid (mu* != 0), dashed (the noise level,
     mu* = 0); dotted grey: a random direction, 1/d."""
     cplt, P = _p()
-    fig, axes = _new_figure(1, 2, sharey=True)
+    fig, axes = new_figure(1, 2, sharey=True)
     style = {"he1": (P["one_step"], "o", r"$\mathrm{He}_1$ direction"),
              "he3": (P["accent"], "D", r"$\mathrm{He}_3$ direction")}
     singles = [t for t in runs.unique("target") if len(direction_names(t)) == 1]

@@ -5,7 +5,7 @@ for rectangular weights (``os-obs-rectangular``), large steps eta = N^alpha
 (``os-obs-growth``, ``os-obs-saturation``), and the directions one step sees
 (``os-obs-he3``).
 
-Each ``name(runs)`` returns a :class:`companion.core.book.Numbers` for the prose ({eval} roles)
+Each ``name(runs)`` returns a :class:`companion.presentation.book.Numbers` for the prose ({eval} roles)
 and each ``name_table(runs)`` the text of the table the chapter prints, both from the runs of
 :mod:`companion.chapters.one_step.experiments` (and, for E1 and E2, the stored paper-scale runs,
 ``"n/a"`` where they are absent). Sizes and seeds are read from the runs, so the prose
@@ -23,10 +23,10 @@ from companion.chapters.one_step.experiments import (
     u1_theory,
 )
 from companion.core.activations import get_activation
-from companion.core.book import Numbers, fmt, fmt_fixed
 from companion.core.runs import Runs
 from companion.core.targets import target_moments
 from companion.core.theory import one_step_theta
+from companion.presentation.book import Numbers, fmt, fmt_fixed
 
 #: the step size of the transition's table and observation, and of the rectangular table
 ETA_TABLE, ETA_RECT = 2.0, 3.0

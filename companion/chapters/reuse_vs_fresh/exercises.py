@@ -4,7 +4,7 @@ answers are compared; the values themselves are only in the hashed key
 
 from __future__ import annotations
 
-from companion.core.answers import Answer
+from companion.course.answers import Answer
 
 ANSWERS: dict[str, Answer] = {
     "rf-ex-gentle/zg3": Answer(

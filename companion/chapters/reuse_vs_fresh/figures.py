@@ -5,7 +5,7 @@ Each figure function takes the runs (the chapter's own, or the stored paper-scal
 alone, as ``python -m companion reproduce`` passes them) and, optionally, the stored runs
 to overlay (``stored``, drawn with open markers of the same shape and colour, their N in
 the legend); it returns a matplotlib Figure. Colours: reused blue, fresh orange
-(:data:`companion.core.plotting.PALETTE`); every series has its own marker too. The ``table_*``
+(:data:`companion.presentation.plotting.PALETTE`); every series has its own marker too. The ``table_*``
 functions return the chapter's printed tables as text.
 """
 
@@ -26,18 +26,18 @@ from companion.chapters.reuse_vs_fresh.experiments import (
     link_moments,
     target_spec,
 )
-from companion.core import plotting as cplt
 from companion.core.activations import get_activation
-from companion.core.book import fmt, fmt_fixed
-from companion.core.figures import _new_figure, log_axis, range_bars, stored_runs_absent
 from companion.core.intervals import t_interval
 from companion.core.runs import Runs
 from companion.core.targets import make_link
 from companion.core.theory import lambda_count
+from companion.presentation import plotting as cplt
+from companion.presentation.book import fmt, fmt_fixed
+from companion.presentation.figures import log_axis, new_figure, range_bars, stored_runs_absent
 
 #: marker of each batch setting (and of the Lambda = 1 control of the headline)
 MARKER = {"reused": "o", "fresh": "s", "control": "v"}
-#: pretty names of the targets on the axes (activations: companion.core.plotting.ACTIVATION_STYLE)
+#: pretty names of the targets on the axes (activations: companion.presentation.plotting.ACTIVATION_STYLE)
 TARGET_NAME = {"He_3": r"He$_3$", "He_2": r"He$_2$",
                "(He_2+He_3)/sqrt2": r"(He$_2$+He$_3$)/$\sqrt{2}$", "bounded odd": "bounded odd"}
 
@@ -84,7 +84,7 @@ def first_direction(runs: Runs, stored: Runs | None = None):
     from matplotlib.ticker import MultipleLocator
 
     P = cplt.PALETTE
-    fig, (ax, ax2) = _new_figure(2, 1)
+    fig, (ax, ax2) = new_figure(2, 1)
     pairs = [p for p in FIRST_DIRECTION_PAIRS if len(runs.where(alpha1=p[0], alpha2=p[1]))]
     for j, (a1, a2) in enumerate(pairs):
         for batch, shift in (("reused", -0.14), ("fresh", 0.14)):
@@ -157,7 +157,7 @@ def headline_projection(runs: Runs, stored: Runs | None = None):
     """||P_4 beta*||^2 of the He_3 direction against N (log-log) for the three settings of
     the headline, seeds as small dots, chance 4/d; the stored runs as open markers."""
     P = cplt.PALETTE
-    fig, ax = _new_figure()
+    fig, ax = new_figure()
     own = sorted(runs.unique("N"))
     Ns = own + ([] if stored is None else sorted(stored.unique("N")))
     for batch, a1, kind, offset, stored_offset in _HEADLINE_SERIES:
@@ -200,7 +200,7 @@ def headline_outlier(runs: Runs, stored: Runs | None = None):
     q_1..q_5 of a (needs the ``left`` result; older stored runs lack it). The carrier is the
     vector with the largest mean squared cosine, found in each set of runs."""
     P, T = cplt.PALETTE, cplt.TERM_STYLE
-    fig, (ax, ax2) = _new_figure(1, 2)
+    fig, (ax, ax2) = new_figure(1, 2)
     point = dict(batch="reused", alpha1=HEADLINE_POINT[0], alpha2=HEADLINE_POINT[1])
     sources = [(src.where(**point), filled) for src, filled in ((runs, True), (stored, False))
                if src is not None and len(src.where(**point))]
@@ -286,7 +286,7 @@ def _predicted(runs: Runs, by: str, name: str, batch: str) -> str:
 def other_targets(runs: Runs, stored: Runs | None = None):
     """Top: the four links g(z); bottom: ||P_4 beta*||^2 per target and batch at the
     headline point, with the companion's prediction under each target."""
-    fig, (ax, ax2) = _new_figure(2, 1)
+    fig, (ax, ax2) = new_figure(2, 1)
     names = [t for t in TARGET_LABELS if len(runs.where(target=t))]
     z = np.linspace(-3.5, 3.5, 400)
     for name, ls in zip(TARGET_LABELS, ("-", "--", ":", "-.")):
@@ -312,7 +312,7 @@ def activation_ablation(runs: Runs, stored: Runs | None = None):
     """||P_4 beta*||^2 of the He_3 direction per activation and batch at the headline point,
     with each activation's kappa_{2,2}, m_2 and the companion's prediction for a reused
     batch ("n/a": ReLU lies outside the smooth expansion)."""
-    fig, ax = _new_figure()
+    fig, ax = new_figure()
     names = [a for a in ABLATION_ACTIVATIONS if len(runs.where(activation=a))]
     mom = activation_moments(names, pairs=((2, 2),))
     _category(runs, stored, "activation", names, ax, fig)
@@ -455,7 +455,7 @@ def readout_errors_by_N(runs: Runs | None, factor: int = 4):
         return stored_runs_absent()
     targets = [t for t in READOUT_TARGETS if len(runs.where(target=t))]
     points = [p for p in READOUT_POINTS if len(runs.where(alpha1=p[0], alpha2=p[1]))]
-    fig, axes = _new_figure(nrows=len(targets), ncols=len(points), sharex=True, squeeze=False)
+    fig, axes = new_figure(nrows=len(targets), ncols=len(points), sharex=True, squeeze=False)
     Ns = sorted(runs.unique("N"))
     for i, t in enumerate(targets):
         for j, (a1, a2) in enumerate(points):

@@ -15,12 +15,12 @@ import numpy as np
 from companion.chapters.reuse_vs_fresh import experiments as rv
 from companion.core import store
 from companion.core.activations import get_activation
-from companion.core.book import Numbers, fmt_fixed, fmt_interval, fmt_signed
 from companion.core.gaussian import gaussian_expectation
 from companion.core.intervals import t_interval
 from companion.core.runs import Runs
 from companion.core.targets import make_link
 from companion.core.theory import spike_exponent
+from companion.presentation.book import Numbers, fmt_fixed, fmt_interval, fmt_signed
 
 #: what a number from the stored runs reads where they are switched off or absent
 OFF = "not available here"

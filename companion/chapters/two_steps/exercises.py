@@ -4,7 +4,7 @@ answers are compared; the values themselves are only in the hashed key
 
 from __future__ import annotations
 
-from companion.core.answers import Answer
+from companion.course.answers import Answer
 
 #: points off every phase line (a count is a knife-edge on a line), spread over the square
 COUNT_POINTS = ((0.10, 0.10), (0.20, 0.45), (0.30, 0.38), (0.38, 0.45), (0.40, 0.35),

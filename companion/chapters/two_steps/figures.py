@@ -18,8 +18,6 @@ from companion.chapters.two_steps.experiments import (
     sizes_by_N,
 )
 from companion.chapters.two_steps.prediction import grid_check_rows
-from companion.core import plotting as cplt
-from companion.core.figures import _new_figure, log_axis, range_bars, stored_runs_absent
 from companion.core.finite_n import predicted_terms
 from companion.core.runs import Runs
 from companion.core.spikes import default_step_runs, spike_counts
@@ -31,6 +29,8 @@ from companion.core.theory import (
     spike_exponent,
     term_exists,
 )
+from companion.presentation import plotting as cplt
+from companion.presentation.figures import log_axis, new_figure, range_bars, stored_runs_absent
 
 
 def _all_Ns(*runs_list) -> list[int]:
@@ -47,7 +47,7 @@ def phase_diagram(runs: Runs, stored: Runs | None = None, order: int = 2):
     from matplotlib.colors import ListedColormap
 
 
-    fig, ax = _new_figure()
+    fig, ax = new_figure()
     g1, g2 = np.meshgrid(np.linspace(0, 0.4999, 400), np.linspace(0, 0.4999, 400))
     lam = np.minimum(np.floor(g2 / (0.5 - g1) + 1e-9), 5)
     greys = ListedColormap(plt.cm.Greys(np.linspace(0.0, 0.45, 6)))
@@ -115,7 +115,7 @@ def exponents(runs: Runs, stored: Runs | None = None, orders=(0, 1, 2, 3)):
 
 
     act = runs[0].params.get("activation", "tanh")
-    fig, axes = _new_figure(len(E4_PAIRS), 1, sharex=True, sharey=True, squeeze=False)
+    fig, axes = new_figure(len(E4_PAIRS), 1, sharex=True, sharey=True, squeeze=False)
     Ns_all = _all_Ns(runs, stored)
     for ax, pair in zip(axes[:, 0], E4_PAIRS):
         for k in orders:
@@ -163,7 +163,7 @@ def leading_order(reused: Runs, fresh: Runs, pairs=((0.40, 0.25), (0.35, 0.45)))
     first spike (k = 0, filled) and the k = 2 term (open), reused batch at ``pairs`` and
     fresh batch at the last pair; 1 would be an exact expansion."""
 
-    fig, ax = _new_figure()
+    fig, ax = new_figure()
     P = cplt.PALETTE
     curves = [(reused, "reused", pairs[0], "s"), (reused, "reused", pairs[1], "D"),
               (fresh, "fresh", pairs[1], "o")]
@@ -195,7 +195,7 @@ def one_step_collapse(runs: Runs, stored: Runs | None = None):
     runs; hollow: the stored runs."""
 
     P = cplt.PALETTE
-    fig, (ax1, ax2) = _new_figure(2, 1, sharex=True)
+    fig, (ax1, ax2) = new_figure(2, 1, sharex=True)
     Ns_all = _all_Ns(runs, stored)
     grid = np.geomspace(Ns_all[0], Ns_all[-1], 60)
     markers = {E5_PAIRS[0]: "o", E5_PAIRS[1]: "D"}
@@ -267,7 +267,7 @@ def spectrum_beside_null(runs: Runs):
     edge = float(r["edge"])
     threshold = 1.02 * edge
     s, top = np.asarray(r["s"]), np.asarray(r["s_top"])
-    fig, (ax1, ax2) = _new_figure(2, 1)
+    fig, (ax1, ax2) = new_figure(2, 1)
     cplt.spectrum_histogram(ax1, s[1:], float(r["phi"]), outliers_edge=threshold,
                             label="singular values of $W_2$")
     on = np.asarray(r["on_powers"])
@@ -308,7 +308,7 @@ def left_vectors(runs: Runs, rows: int = 6):
     """Squared overlaps of the top left singular vectors of W2 (rows, labelled by their
     singular values) with the Gram-Schmidt powers q_1..q_5 of a (columns), for the run
     (top) and its null run (bottom)."""
-    fig, axes = _new_figure(2, 1)
+    fig, axes = new_figure(2, 1)
     r = runs[0].result
     powers = ["$q_1$ ($a$)", "$q_2$ ($a^{\\circ 2}$)", "$q_3$ ($a^{\\circ 3}$)", "$q_4$",
               "$q_5$"]
@@ -346,7 +346,7 @@ def spike_emergence_strengths(runs: Runs | None, activations=("shifted_tanh", "g
     if runs is None or not len(runs):
         return stored_runs_absent()
     runs = default_step_runs(runs)
-    fig, axes = _new_figure(len(EMERGENCE_POINTS), len(activations), sharex=True, sharey=True,
+    fig, axes = new_figure(len(EMERGENCE_POINTS), len(activations), sharex=True, sharey=True,
                             squeeze=False)
     for row, (a1, a2) in enumerate(EMERGENCE_POINTS):
         lam = lambda_count(a1, a2)
@@ -409,7 +409,7 @@ def spike_emergence_counts(runs: Runs | None, activations=("tanh", "shifted_tanh
     if runs is None or not len(runs):
         return stored_runs_absent()
     table = spike_counts(runs, activations)
-    fig, axes = _new_figure(1, len(EMERGENCE_POINTS), sharey=True, squeeze=False)
+    fig, axes = new_figure(1, len(EMERGENCE_POINTS), sharey=True, squeeze=False)
     offsets = dict(zip(activations, np.linspace(0.93, 1.07, len(activations))))
     for ax, (a1, a2) in zip(axes[0], EMERGENCE_POINTS):
         lam = lambda_count(a1, a2)
@@ -480,7 +480,7 @@ def predicted_phase_diagram(runs: Runs, check: Runs | None = None):
         return stored_runs_absent()
     cmap, norm = _count_colours()
     Ns = sorted(runs.unique("N"))
-    fig, axes = _new_figure(nrows=(len(Ns) + 2) // 2, ncols=2, sharex=True, sharey=True)
+    fig, axes = new_figure(nrows=(len(Ns) + 2) // 2, ncols=2, sharex=True, sharey=True)
     axes = np.atleast_1d(axes).ravel()
     step = float(runs[0].params["step"])
     edges = np.arange(0, 0.5 + step / 2, step)
@@ -540,7 +540,7 @@ def grid_check(runs: Runs | None):
     Ns = sorted({r["N"] for r in rows})
     pts = sorted({(r["alpha1"], r["alpha2"]) for r in rows},
                  key=lambda p: (n_spikes(*p, "shifted_tanh", "reused"), p))
-    fig, axes = _new_figure(nrows=len(Ns), ncols=1, sharex=True, sharey=True)
+    fig, axes = new_figure(nrows=len(Ns), ncols=1, sharex=True, sharey=True)
     axes = np.atleast_1d(axes)
     x = np.arange(len(pts))
     for ax, N in zip(axes, Ns):

@@ -35,7 +35,6 @@ from companion.chapters.two_steps.prediction import (
     prediction_rows,
 )
 from companion.core.activations import get_activation
-from companion.core.book import Numbers, fmt, fmt_fixed, fmt_interval, fmt_signed, fmt_span
 from companion.core.experiment import precision_agreement, sweep_runs
 from companion.core.finite_n import predicted_crossing, predicted_terms
 from companion.core.intervals import clopper_pearson
@@ -48,6 +47,7 @@ from companion.core.theory import (
     nearest_line,
     spike_exponent,
 )
+from companion.presentation.book import Numbers, fmt, fmt_fixed, fmt_interval, fmt_signed, fmt_span
 
 NO_RUNS = "no stored runs"
 

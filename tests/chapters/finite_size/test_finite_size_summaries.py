@@ -14,8 +14,8 @@ from companion import lambda_count, n_spikes
 from companion.chapters.finite_size import experiments as ex
 from companion.chapters.finite_size import summaries as fs
 from companion.chapters.finite_size.figures import POLYNOMIAL
-from companion.core.book import fmt
 from companion.core.runs import Run, Runs
+from companion.presentation.book import fmt
 
 N = 120
 

@@ -12,9 +12,10 @@ import pytest
 from companion.chapters.learned_directions import fresh_baseline as fb
 from companion.chapters.learned_directions.figures import content_path_figure
 from companion.chapters.learned_directions.limits import fresh_level
-from companion.core import plotting, store
+from companion.core import store
 from companion.core.finite_n import predicted_terms
 from companion.core.runs import Run, Runs
+from companion.presentation import plotting
 
 POINT = (0.30, 0.45)
 

@@ -7,7 +7,8 @@ import matplotlib.pyplot as plt
 import pytest
 
 from companion.chapters.learned_directions.figures import spike_content
-from companion.core import plotting, store
+from companion.core import store
+from companion.presentation import plotting
 
 
 @pytest.fixture(scope="module")

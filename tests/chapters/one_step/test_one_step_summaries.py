@@ -10,8 +10,8 @@ import pytest
 
 from companion.chapters.one_step import experiments as ex
 from companion.chapters.one_step import summaries as summary
-from companion.core.book import Numbers, fmt
 from companion.core.runs import Run, Runs
+from companion.presentation.book import Numbers, fmt
 
 M1_TANH = "0.6057"          # E tanh'(zeta)
 LIMIT_HE1 = "0.857"         # m1 sqrt(mu*^2 + E y^2) for He_1, psi = 1

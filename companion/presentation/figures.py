@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from companion.core import plotting as cplt
+from companion.presentation import plotting as cplt
 
 
-def _new_figure(nrows=1, ncols=1, **kw):
+def new_figure(nrows=1, ncols=1, **kw):
     cplt.set_book_style()
     return cplt.subplots(nrows, ncols, **kw)
 
@@ -69,7 +69,7 @@ def range_bars(groups, center: str = "mean") -> tuple[np.ndarray, np.ndarray]:
 
 def stored_runs_absent():
     """A figure that says that the stored runs it draws are absent."""
-    fig, ax = _new_figure()
+    fig, ax = new_figure()
     ax.axis("off")
     ax.text(0.5, 0.5, "needs the stored paper-scale runs\n(switched off, or not computed yet)",
             transform=ax.transAxes, ha="center", va="center",

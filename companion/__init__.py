@@ -49,6 +49,7 @@ from companion.core.theory import (
     one_step_theta,
     phase_line,
     phase_region,
+    predicted_spike_cos2,
     present_terms,
     spike_exponent,
     spiked_rectangular,

@@ -18,6 +18,8 @@ from companion.core.spikes import (
     TOP,
     bbp_detection_strength,
     off_powers,
+    own_part_cos2,
+    separate_strengths,
     spike_census,
     spike_records,
     spike_threshold,
@@ -74,7 +76,11 @@ def simulate(N: int = _D["N"], d: int | None = None, n: int | None = None,
     the census needs (:func:`companion.core.spikes.bbp_detection_strength`, calibrated by
     E13) against the edge it counts against (the null run's bulk edge with ``null=True``,
     else W2's own top singular value off the powers of a); ``None`` where the prediction is
-    not derived; ``seconds``.
+    not derived; ``terms``: one record per term k = 0..K_POWERS-1 of W2 - W0, found
+    without detection: its separate ``strength`` and ``own_cos2`` (the cos^2 of its own part
+    with each target direction, :func:`companion.core.spikes.own_part_cos2`), with
+    ``strength_predicted`` and ``own_cos2_predicted`` beside them (``None`` where the
+    prediction is not derived); ``seconds``.
     """
     t0 = time.perf_counter()
     # the run checks the arguments (once); what follows reads them from it
@@ -86,6 +92,7 @@ def simulate(N: int = _D["N"], d: int | None = None, n: int | None = None,
     predicted = _predicted(run.N, psi, run.alpha1, run.alpha2, run.batch, run.activation,
                            run.target, c1, c2, null)
     readout_report = _readout(run) if readout else None    # needs the first batch
+    terms = _terms(run, psi, c1, c2)
     run.X1 = run.y1 = run.X2 = run.y2 = None     # nothing below reads the batch: free it
     # W2's top TOP serve the spike records too, and without a null run W2's own edge off the
     # powers of a is needed; only W2's vectors are used. Without a null run only values
@@ -158,6 +165,7 @@ def simulate(N: int = _D["N"], d: int | None = None, n: int | None = None,
         strengths = None if predicted is None else predicted.get(is_null)
         for rec in out.get(key, []):
             rec["strength_predicted"] = None if strengths is None else _r(strengths[rec["k"]])
+    out["terms"] = terms
     if readout_report is not None:
         out["readout"] = readout_report
     out["seconds"] = round(time.perf_counter() - t0, 2)
@@ -186,6 +194,20 @@ def _predicted(N: int, psi: float, alpha1, alpha2, batch, act, tgt, c1, c2, null
                                      c2=c2, batch=batch, null=is_null,
                                      sample_nodes=12)["strength"]
             for is_null in nulls}
+
+
+def _terms(run, psi: float, c1: float, c2: float) -> list[dict]:
+    """Each term of W2 - W0 measured without detection (book: dv-separate-strengths) beside
+    its finite-N prediction (book: dv-finite-n)."""
+    strength = separate_strengths(run.W2, run.a, K_POWERS, base=run.W0)
+    own = own_part_cos2(run.W2, run.W0, run.a, run.target.directions, K_POWERS)
+    pred = (predicted_terms(run.N, run.alpha1, run.alpha2, run.activation, run.target,
+                            K=K_POWERS, psi=psi, c1=c1, c2=c2, batch=run.batch)
+            if run.activation.smooth else None)
+    return [{"k": k, "strength": _r(strength[k]), "own_cos2": _r(own[k]),
+             "strength_predicted": None if pred is None else _r(pred["strength"][k]),
+             "own_cos2_predicted": None if pred is None else _r(pred["cos2"][k])}
+            for k in range(K_POWERS)]
 
 
 def _readout(run) -> dict:

@@ -243,3 +243,24 @@ def test_simulate_predicts_a_fresh_batch_with_the_fresh_prediction():
         for rec in out["spikes"]:
             assert rec["strength_predicted"] == pytest.approx(fresh[rec["k"]], rel=1e-5)
         assert all(rec["strength_predicted"] is None for rec in out["null_spikes"])
+
+
+def test_simulate_reports_every_term_beside_its_prediction():
+    """``terms``: each term's separate strength and own part's cos^2 with the target, found
+    without detection, beside the finite-N prediction; the bounded link is a target name."""
+    from companion.core.spikes import K_POWERS, separate_strengths
+    from companion.simulate import simulate
+
+    res = _cli("simulate", "--N", "256", "--target", "bounded", "--alpha1", "0.35",
+               "--alpha2", "0.45", "--json")
+    assert res.returncode == 0, res.stderr
+    terms = json.loads(res.stdout)["terms"]
+    assert [t["k"] for t in terms] == list(range(K_POWERS))
+    run = cp.run_two_steps(N=256, target="bounded", alpha1=0.35, alpha2=0.45)
+    direct = separate_strengths(run.W2, run.a, K_POWERS, base=run.W0)
+    assert [t["strength"] for t in terms] == pytest.approx(direct, rel=1e-5)
+    k2 = terms[2]
+    assert k2["strength_predicted"] == pytest.approx(k2["strength"], rel=0.3)
+    assert len(k2["own_cos2"]) == len(k2["own_cos2_predicted"]) == 1
+    assert all(t["strength_predicted"] is None
+               for t in simulate(N=64, activation="relu")["terms"])

@@ -20,7 +20,9 @@ from math import comb, factorial
 
 import numpy as np
 
+from companion.core.activations import get_activation
 from companion.core.alignment import a_power_basis
+from companion.core.targets import target_moments
 from companion.core.validation import finite_array, positive_int
 
 
@@ -91,3 +93,67 @@ def leading_order_sizes(run, K: int) -> np.ndarray:
     Q = a_power_basis(run.a, K)
     powers = np.stack([run.a ** (k + 1) for k in range(K)], axis=1)
     return np.abs(C * np.einsum("ik,ik->k", Q, powers)) * np.linalg.norm(V, axis=1)
+
+
+def leading_order_constants(target="he1", activation="tanh", K: int = 4, psi: float = 1.0,
+                            batch: str = "reused", nodes: int = 40) -> np.ndarray:
+    """The constants c_k of the leading-order term sizes in the population
+    (book: dv-leading-order; a derivation of this companion): with c1 = c2 = 1 the term
+    k >= 1 of :func:`term_vectors` has the size
+
+        ||q_{k+1}^T C_k a^{o(k+1)} v_k^T||  ~  c_k N^(alpha2 - k (1/2 - alpha1)),
+
+    c_k = sqrt(r_k) / k! * sqrt(||E[x w]||^2 + E[w^2] / psi), where r_k is the second
+    moment of g^(k+1) left after projecting it on g, ..., g^k (g ~ N(0, 1): what the
+    Gram-Schmidt powers of a keep, 6 for k = 2) and w = y p_k(y / psi, m1 h) (reused) or
+    w = y m_{k+1} (m1 h)^k (fresh), the field h = mu* . z + sqrt(E[y^2] / psi) xi with xi
+    ~ N(0, 1) independent. Every expectation is a Gauss-Hermite sum over the target's
+    directions and xi (``nodes`` per dimension). The reused batch's self term,
+    kappa_{k,r} (y / psi)^r, brings E[y^(2k+2)]: the k = 2 constant of He_1 + He_3 is
+    dominated by He_3's E[y^6]. Entry 0 is 0 (the first spike grows as N^alpha, not by
+    this rule)."""
+    K = positive_int(K, "K")
+    act = get_activation(activation)
+    tgt = target_moments(target)
+    m = len(tgt.links)
+    x, w = np.polynomial.hermite_e.hermegauss(positive_int(nodes, "nodes"))
+    w = w / np.sqrt(2 * np.pi)
+    grids = np.meshgrid(*([x] * (m + 1)), indexing="ij")
+    weight = np.prod(np.meshgrid(*([w] * (m + 1)), indexing="ij"), axis=0).ravel()
+    z = [g.ravel() for g in grids[:m]]
+    xi = grids[m].ravel()
+    y = sum(link(zj) for link, zj in zip(tgt.links, z))
+    h = sum(mu * zj for mu, zj in zip(tgt.mu_star, z)) + np.sqrt(tgt.second_moment / psi) * xi
+    m1 = act.m(1)
+    out = np.zeros(K)
+    for k in range(1, K):
+        if batch == "reused":
+            p = sum(comb(k, r) * (act.m(k + 1) if r == 0 else act.kappa(k, r))
+                    * (y / psi) ** r * (m1 * h) ** (k - r) for r in range(k + 1))
+        else:
+            p = act.m(k + 1) * (m1 * h) ** k
+        wk = y * p
+        signal = sum(float(np.sum(weight * zj * wk)) ** 2 for zj in z)
+        noise = float(np.sum(weight * wk ** 2)) / psi
+        out[k] = np.sqrt(_power_residual(k + 1)) / factorial(k) * np.sqrt(signal + noise)
+    return out
+
+
+def _power_residual(p: int) -> float:
+    """E[r^2], r the part of g^p orthogonal (in L2 of g ~ N(0, 1)) to g, ..., g^(p-1): what
+    the Gram-Schmidt powers a, ..., a^{o p} keep of a^{o p}, times N^(p-1)."""
+    moment = lambda j: 0.0 if j % 2 else float(np.prod(np.arange(j - 1, 0, -2)))  # noqa: E731
+    lower = range(1, p)
+    G = np.array([[moment(i + j) for j in lower] for i in lower])
+    b = np.array([moment(i + p) for i in lower])
+    return moment(2 * p) - float(b @ np.linalg.solve(G, b)) if p > 1 else moment(2)
+
+
+def leading_order_crossing(constant: float, exponent: float, need: float) -> float:
+    """The width N at which c N^exponent, a term that decays (exponent < 0), falls to the
+    strength ``need`` (inf if it never does within floating point)."""
+    if exponent >= 0:
+        raise ValueError(f"exponent must be negative for the term to fall, got {exponent}")
+    if constant <= need:
+        return 1.0
+    return float(np.exp(np.log(need / constant) / exponent))

@@ -222,6 +222,20 @@ def spiked_rectangular(theta: float, N: int, d: int) -> dict:
     }
 
 
+def predicted_spike_cos2(strength, own_cos2, N: int, d: int | None = None) -> np.ndarray:
+    """The cos^2 of a spike's right singular vector with each target direction, predicted
+    from its term (book: dv-spike-overlap; a derivation of this companion): the term's own
+    part carries ``own_cos2`` of each direction (:func:`companion.core.spikes.own_part_cos2`
+    measures it, :func:`companion.core.finite_n.predicted_terms` predicts it), and the spike's
+    right vector keeps the BBP share of that part, the right overlap of
+    :func:`spiked_rectangular` at the term's separate ``strength`` (1 - 1/theta^2 for
+    N = d; 0 below the threshold). The limit law: near the threshold a finite N keeps more
+    than it (tests/core/test_theory.py measures how much)."""
+    d = positive_int(N, "N") if d is None else d
+    overlap = spiked_rectangular(float(strength), positive_int(N, "N"), positive_int(d, "d"))
+    return overlap["right_overlap2"] * np.asarray(own_cos2, float)
+
+
 def one_step_theta(eta: float, m1: float, mu_star, second_moment: float, psi: float = 1.0,
                    a_norm: float = 1.0) -> float:
     """Spike strength of one step: theta = eta m1 ||a|| ||u1|| with

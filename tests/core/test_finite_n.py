@@ -234,3 +234,13 @@ def test_the_points_left_out_of_the_rules_move_no_result(args, monkeypatch):
     for key in ("strength", "signal", "floor", "cos2", "gram"):
         scale = 1.0 if key == "cos2" else np.max(np.abs(full[key]))
         np.testing.assert_allclose(pruned[key], full[key], rtol=0, atol=1e-8 * scale, err_msg=key)
+
+
+def test_prediction_takes_widths_beyond_int64():
+    from companion.core.finite_n import predicted_terms
+
+    far = predicted_terms(2 ** 80, 0.275, 0.45, "tanh", "bounded")["strength"]
+    assert np.all(np.isfinite(far))
+    # on the line 2 alpha1 + alpha2 = 1 the k = 2 term's exponent is 0: its strength levels off
+    near = predicted_terms(2 ** 70, 0.275, 0.45, "tanh", "bounded")["strength"]
+    assert far[2] == pytest.approx(near[2], rel=1e-3)

@@ -188,3 +188,26 @@ def test_odd_activation_keeps_only_even_orders_far_into_the_expansion():
     assert cp.n_spikes(0.49, 0.25, "tanh") == 1 + lam // 2
     assert cp.n_spikes(0.49, 0.25, "shifted_tanh") == 1 + lam
     assert [k for k in range(1, 26) if cp.term_exists(k, "erf")] == list(range(2, 26, 2))
+
+
+def test_predicted_spike_cos2_against_a_planted_spike():
+    """W0 + theta u v^T with v carrying cos^2 0.6 of beta: the top right vector keeps about
+    0.6 (1 - 1/theta^2) of it at N = d (book: dv-spike-overlap); nothing below the
+    threshold."""
+    N, theta = 600, 2.0
+    rng = np.random.default_rng(7)
+    beta = np.zeros(N)
+    beta[0] = 1.0
+    v = np.zeros(N)
+    v[0], v[1] = np.sqrt(0.6), np.sqrt(0.4)
+    got = []
+    for _ in range(4):
+        u = rng.standard_normal(N)
+        u /= np.linalg.norm(u)
+        W = rng.standard_normal((N, N)) / np.sqrt(N) + theta * np.outer(u, v)
+        vt = np.linalg.svd(W)[2][0]
+        got.append(float(vt @ beta) ** 2)
+    predicted = cp.predicted_spike_cos2(theta, [0.6], N)[0]
+    assert predicted == pytest.approx(0.6 * (1 - 1 / theta ** 2))
+    assert abs(np.mean(got) - predicted) < 0.05
+    assert cp.predicted_spike_cos2(0.9, [0.6], N)[0] == 0.0

@@ -318,13 +318,13 @@ def _sanitizers() -> list[tuple[re.Pattern, str]]:
     return pairs
 
 
-def _compared_outputs(outputs: list, sanitizers, built: bool = False) -> dict[str, list]:
+def _compared_outputs(outputs: list, sanitizers) -> dict[str, list]:
     """Outputs as nbval 0.11 compares them: keys flattened (the MIME types of ``data`` beside
     the streams), every string sanitized; images, metadata and execution counts left out
-    (nbval.plugin.IPyNbFile.skip_compare). Streams are compared as the page shows them,
-    merged per stream (``nb_merge_streams``): MyST-NB writes the merged text into the first
-    stream output of the executed copy (``built``) and leaves the other chunks behind; blank
-    lines in streams are not compared (see below)."""
+    (nbval.plugin.IPyNbFile.skip_compare). A cell's text on each stream is compared whole
+    and exactly (its outputs on that stream concatenated, as nbval merges them): the build
+    joins what a cell printed as printed (book/_ext/merge_streams.py), as
+    tools/execute_chapter.py does in the stored chapter, wherever the kernel cut it."""
     skip = {"metadata", "traceback", "prompt_number", "output_type", "name",
             "execution_count", "application/vnd.jupyter.widget-view+json", "image/png",
             "image/jpeg"}
@@ -341,8 +341,6 @@ def _compared_outputs(outputs: list, sanitizers, built: bool = False) -> dict[st
     for out in outputs:
         if out.get("output_type") == "stream":
             text = "".join(out["text"]) if isinstance(out["text"], list) else out["text"]
-            if built and out["name"] in streams:
-                continue
             streams[out["name"]] = streams.get(out["name"], "") + text
             continue
         for key, value in out.items():
@@ -353,20 +351,22 @@ def _compared_outputs(outputs: list, sanitizers, built: bool = False) -> dict[st
                 if k not in skip:
                     flat.setdefault(k, []).append(clean(v))
     for name, text in streams.items():
-        # blank lines are not compared: where the kernel flushes a print between its text
-        # and its newline, MyST-NB's merge (coalesce_streams, like nbval's) keeps the next
-        # chunk's leading newline, and the page shows one blank line more (timing-dependent;
-        # seen once, in a CI run of 2026-12-01, between two `print(check(...))` lines)
-        flat[name] = [re.sub(r"\n\s*\n", "\n", clean(text))]
+        flat[name] = [clean(text)]
     return flat
+
+
+def _kinds(outputs: list) -> list[tuple]:
+    """A cell's outputs as the page shows them, one block each: (output type, stream)."""
+    return [(out.get("output_type"), out.get("name")) for out in outputs]
 
 
 @pytest.mark.parametrize("stem", NOTEBOOKS)
 def test_build_outputs_match_the_stored_ones(built_book, stem):
     """The strict build executes every chapter afresh (all cores); the outputs it computed
-    (_build/jupyter_execute/) must match the stored ones, as nbval compares them, so the
-    stored chapter is what any reader gets. (The Binder play in tests/test_anywhere.py runs
-    nbval itself on a fresh environment with one BLAS thread.)"""
+    (_build/jupyter_execute/, as the page shows them) must match the stored ones, as nbval
+    compares them, block for block (a cell's printing in one block, however the kernel split
+    it), so the stored chapter is what any reader gets. (The Binder play in
+    tests/test_anywhere.py runs nbval itself on a fresh environment with one BLAS thread.)"""
     import nbformat
 
     executed = ROOT / "_build" / "jupyter_execute" / (stem + ".ipynb")
@@ -380,8 +380,11 @@ def test_build_outputs_match_the_stored_ones(built_book, stem):
     differ = []
     for i, (a, b) in enumerate(zip(stored_cells, fresh_cells)):
         want = _compared_outputs(a.get("outputs", []), sanitizers)
-        got = _compared_outputs(b.get("outputs", []), sanitizers, built=True)
-        if want != got:
+        got = _compared_outputs(b.get("outputs", []), sanitizers)
+        if _kinds(a.get("outputs", [])) != _kinds(b.get("outputs", [])):
+            differ.append(f"code cell {i} (output blocks): stored "
+                          f"{_kinds(a.get('outputs', []))}, built {_kinds(b.get('outputs', []))}")
+        elif want != got:
             keys = sorted(set(want) | set(got))
             diff = next(k for k in keys if want.get(k) != got.get(k))
             differ.append(f"code cell {i} ({diff}): stored {str(want.get(diff))[:300]!r}, "

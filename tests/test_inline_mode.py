@@ -6,12 +6,14 @@ These tests build tiny one-page books with the book's own ``_config.yml`` and ex
 strictly (``-W``) as ``make book`` does, and check that inline mode still fails the build
 on what the book's strictness is for: a cell that raises, a cell that writes to stderr, a
 cell that runs past the timeout, an ``{eval}`` role that cannot be evaluated or is not a
-name; and that a healthy page shows the role's value and the record of it
-(book/_ext/record_eval.py) that tests/test_book.py compares with the stored values.
+name; that a healthy page shows the role's value and the record of it
+(book/_ext/record_eval.py) that tests/test_book.py compares with the stored values; and that
+a line the kernel sent in two chunks is one line on the page (book/_ext/merge_streams.py).
 """
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import shutil
@@ -86,3 +88,30 @@ def test_the_strict_build_fails_when(tmp_path, case, cells, timeout, message):
     warnings = [ln for ln in (proc.stdout + proc.stderr).splitlines() if "WARNING" in ln]
     assert any(message in ln for ln in warnings), (
         f"{case}: the build failed, but not with a warning about it:\n" + "\n".join(warnings))
+
+
+def test_a_line_sent_in_chunks_is_shown_as_printed(tmp_path):
+    """The kernel sends a cell's printing in chunks cut where its buffer is flushed (here by
+    the cell itself, after trailing spaces and before a newline); the page and the executed
+    copy show one line as printed (book/_ext/merge_streams.py; MyST-NB's merge broke the
+    line and stripped the spaces: issue 44)."""
+    printed = "sizes: [1, 2]   predicted: +0.15\nend  "
+    proc = _build(tmp_path, [code("import sys\n"
+                                  "print('sizes:', [1, 2], end='  ')\n"
+                                  "sys.stdout.flush()\n"
+                                  "print(' predicted: +0.15', end='')\n"
+                                  "sys.stdout.flush()\n"
+                                  "print()\n"
+                                  "print('end  ', end='')")])
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
+    executed = nbformat.read(tmp_path / "_build" / "jupyter_execute" / "book" / "page.ipynb",
+                             as_version=4)
+    outputs = [o for c in executed.cells if c.cell_type == "code" for o in c.outputs]
+    assert [(o.output_type, o.get("name"), o.get("text")) for o in outputs] == [
+        ("stream", "stdout", printed)]
+    page = (tmp_path / "_build" / "html" / "book" / "page.html").read_text()
+    blocks = [html.unescape(re.sub(r"<[^>]+>", "", b))
+              for b in re.findall(r'<div class="output stream[^"]*">.*?<pre>(.*?)</pre>', page,
+                                  re.S)]
+    # (Pygments ends the highlighted block with a newline where the text has none)
+    assert blocks in ([printed], [printed + "\n"]), blocks

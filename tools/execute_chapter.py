@@ -77,8 +77,9 @@ def coalesced(outputs: list) -> list:
     """``outputs`` with each run of consecutive stream outputs of the same name (stdout,
     stderr) joined into one, as JupyterLab's output area joins them: how a cell's printing
     was split into messages depends on timing, and the stored chapter must not. The text is
-    kept as printed (``myst_nb.core.utils.coalesce_streams``, what the build shows, also
-    strips trailing whitespace and moves stdout before stderr)."""
+    kept as printed, as the book's build joins it (``joined`` in book/_ext/merge_streams.py,
+    which this tool cannot import: book/_ext is on the path only in the build;
+    tests/test_merge_streams.py holds the two to the same result)."""
     out = []
     for output in outputs:
         if (output.output_type == "stream" and out and out[-1].output_type == "stream"

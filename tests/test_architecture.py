@@ -49,7 +49,7 @@ def package_copy(tmp_path):
     return tmp_path
 
 
-LAYERS = "entry points over chapters over presentation and course over core"
+LAYERS = "entry points over chapters over course over presentation over core"
 
 
 @pytest.mark.parametrize("module,line,contract", [
@@ -62,6 +62,7 @@ LAYERS = "entry points over chapters over presentation and course over core"
     ("core/network.py", "from companion.presentation import book", LAYERS),
     ("core/store.py", "from companion.course import answers", LAYERS),
     ("presentation/figures.py", "from companion.course import answers", LAYERS),
+    ("course/answers.py", "from companion.chapters.one_step import exercises", LAYERS),
 ])
 def test_a_planted_import_breaks_a_contract(package_copy, module, line, contract):
     path = package_copy / "companion" / module

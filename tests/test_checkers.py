@@ -325,7 +325,19 @@ def _stored_strings(obj):
         yield obj
 
 
-NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:e[-+]?\d+)?")
+#: a number as the checker writes it: 0.25, -3, 1.652 × 10⁶, 10⁻⁴ (companion.presentation.book.fmt)
+NUMBER = re.compile(r"-?(?:\d+(?:\.\d+)? × 10[⁻]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+|10[⁻]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+|\d+(?:\.\d+)?)")
+_SUPER = str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789")
+
+
+def _value(shown: str) -> float:
+    """The value of a number as :data:`NUMBER` finds it."""
+    if "10" in shown and any(c in shown for c in "⁰¹²³⁴⁵⁶⁷⁸⁹"):
+        mantissa, _, ten = shown.rpartition("10")
+        mantissa = mantissa.replace("×", "").strip()
+        factor = {"": 1.0, "-": -1.0}.get(mantissa) or float(mantissa)
+        return factor * 10.0 ** int(ten.translate(_SUPER))
+    return float(shown)
 
 
 @pytest.mark.parametrize("label", LABELS)
@@ -346,7 +358,7 @@ def test_the_stored_key_holds_hashes_and_words_only(label):
     for sentence in stored["mistakes"]:
         for shown in NUMBER.findall(sentence):
             for v in VALUES[label]:
-                assert abs(float(shown) - v) > _tol(spec, v), (label, sentence)
+                assert abs(_value(shown) - v) > _tol(spec, v), (label, sentence)
 
 
 def _twin(spec: Answer, value: float) -> float:

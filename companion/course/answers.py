@@ -35,6 +35,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from companion.presentation.book import fmt
+
 #: PBKDF2 iterations per hash: every guess at a stored answer costs as much as one check of a
 #: number, which a reader makes a few times and a search of the answer's range millions of times
 ITERATIONS = 2000
@@ -93,8 +95,8 @@ class Answer:
     def tolerance(self) -> str:
         if self.whole:
             return "exact"
-        parts = ([f"{self.rtol:.0%}" if self.rtol >= 0.01 else f"{self.rtol:g} relative"]
-                 if self.rtol else []) + ([f"{self.atol:g}"] if self.atol else [])
+        parts = ([f"{self.rtol:.0%}" if self.rtol >= 0.01 else f"{fmt(self.rtol)} relative"]
+                 if self.rtol else []) + ([fmt(self.atol)] if self.atol else [])
         return " + ".join(parts)
 
 
@@ -229,7 +231,7 @@ def _number(x: Any, whole: bool) -> float:
     if math.isinf(value):
         raise _Unfit(f"{value} is not a finite number")
     if whole and abs(value - round(value)) > WHOLE_RTOL * max(1.0, abs(value)):
-        raise _Unfit(f"{value:g} is not a whole number")
+        raise _Unfit(f"{fmt(value, 6)} is not a whole number")
     return float(round(value)) if whole else value
 
 
@@ -284,7 +286,7 @@ def _where(spec: Answer, word: str | None, sentence: bool = False) -> str:
 
 
 def _show(spec: Answer, value: float) -> str:
-    return f"{int(value)}" if spec.whole else f"{value:.4g}"
+    return f"{int(value)}" if spec.whole else fmt(value, 4)
 
 
 def _hint(spec: Answer, mistakes: Sequence[str], matched: set[int]) -> str:
@@ -311,7 +313,7 @@ def compare(spec: Answer, key: dict, label: str, answer: Any) -> Feedback:
     verdicts = [_verdict(spec, label, i, entries[i], v) for i, v in enumerate(values)]
     if all(right for right, _, _ in verdicts):
         if spec.kind == "number":
-            return Feedback(True, f"Right: {values[0]:.4g} is {spec.what} "
+            return Feedback(True, f"Right: {fmt(values[0], 4)} is {spec.what} "
                                   f"(within {spec.tolerance()} of the companion's value).")
         if spec.kind == "integer":
             return Feedback(True, f"Right: {int(values[0])} is {spec.what}.")

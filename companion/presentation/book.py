@@ -36,9 +36,33 @@ def _clean(x: float, digits: int) -> float:
     return 0.0 if r == 0 else r
 
 
+_SUPERSCRIPT = str.maketrans("-0123456789",
+                             "\u207b\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079")
+
+#: from this magnitude on (and below SMALL), a number is written with a power of ten
+LARGE, SMALL = 1e5, 1e-4
+
+
+def power(base: int, exponent: int) -> str:
+    """``base`` to an integer power as a reader writes it: ``power(2, 14) -> "2¹⁴"``."""
+    return f"{int(base)}{str(int(exponent)).translate(_SUPERSCRIPT)}"
+
+
+def _scientific(v: float, digits: int) -> str:
+    """``v`` as mantissa times a power of ten, ``1.2 × 10⁵`` (``10⁵`` for a mantissa of 1)."""
+    mantissa, exponent = f"{v:.{digits - 1}e}".split("e")
+    mantissa = mantissa.rstrip("0").rstrip(".") if "." in mantissa else mantissa
+    ten = power(10, int(exponent))
+    if mantissa in ("1", "-1"):
+        return ("-" if mantissa == "-1" else "") + ten
+    return f"{mantissa} \u00d7 {ten}"
+
+
 def fmt(x, digits: int = 3) -> str:
     """``x`` to ``digits`` significant digits for prose (``0.6057 -> "0.606"``, integers as
-    integers, ``-1e-17 -> "0"``, NaN -> ``"n/a"``); an array becomes a comma-separated list."""
+    integers, ``-1e-17 -> "0"``, NaN -> ``"n/a"``); an array becomes a comma-separated list.
+    Below 10⁻⁴ and from 10⁵ on a power of ten is written as a reader writes it
+    (``1.2e5 -> "1.2 × 10⁵"``, ``1e-6 -> "10⁻⁶"``), never in a program's notation."""
     if isinstance(x, (list, tuple, np.ndarray)):
         return ", ".join(fmt(v, digits) for v in np.ravel(x))
     if isinstance(x, (bool, np.bool_)):
@@ -50,8 +74,31 @@ def fmt(x, digits: int = 3) -> str:
     v = _clean(x, digits)
     if math.isinf(v):
         return "inf" if v > 0 else "-inf"
+    if v != 0 and not SMALL <= abs(v) < LARGE:
+        return _scientific(v, digits)
     text = f"{v:.{digits}g}"
-    return text.replace("e+0", "e").replace("e-0", "e-")
+    if "e" in text:                              # 12345 at 3 digits: 1.23e4, written out
+        return f"{v:.0f}"
+    return text
+
+
+def fmt_percent(x, digits: int = 2) -> str:
+    """A fraction as a percentage with ``digits`` significant digits (``0.4382 -> "44%"``,
+    ``0.0031 -> "0.31%"``, ``4.382 -> "440%"`` as ``"4.4 times"`` reads better: use
+    :func:`fmt` for ratios above one)."""
+    return f"{fmt(100 * float(x), digits)}%"
+
+
+def fmt_estimate(estimate, low, high, digits: int = 2, signed: bool = False) -> str:
+    """An estimate and its interval at the estimate's precision, ``"0.39 [0.38, 0.40]"``:
+    the decimals of ``digits`` significant digits of the estimate (at least those that
+    tell the interval's ends apart), for all three numbers."""
+    est = float(estimate)
+    decimals = max(0, digits - 1 - int(math.floor(math.log10(abs(est))))) if est else digits
+    while decimals < 8 and fmt_fixed(low, decimals) == fmt_fixed(high, decimals) \
+            and float(low) != float(high):
+        decimals += 1
+    return f"{fmt_fixed(est, decimals, signed)} {fmt_interval(low, high, decimals, signed)}"
 
 
 def fmt_fixed(x, decimals: int = 2, signed: bool = False) -> str:

@@ -172,7 +172,7 @@ def test_blowup_reads_the_largest_N():
                                          max_delta=5.0 + seed, single_sample=value / 2)))
     out = fs.blowup(Runs(runs))
     assert out.poly_reused_s1 == "2.6 × 10⁵, 1.7 × 10⁵"
-    assert out.tanh_reused_s1 == "146, 139" and out.poly_fresh_s1 == "2.6e3, 1.7e3"
+    assert out.tanh_reused_s1 == "146, 139" and out.poly_fresh_s1 == "2600, 1700"
     assert out.poly_theory_s1 == "200" and out.tanh_theory_s1 == "200"
     assert out.poly_reused_delta == "5.5" and out.poly_piece_ratio == "0.5, 0.5"
     assert out.poly_blow_factor == "850"    # 1.7e5 / 200

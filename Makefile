@@ -5,7 +5,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: venv test test-quick book numbers plain student assignments answer-key course repository-url clean
+.PHONY: venv test test-quick book plain student assignments answer-key course repository-url clean
 
 # The pinned environment with the course's tools (requirements-course.txt: requirements.txt
 # and otter-grader, which make assignments, make course and their tests use), then the
@@ -40,21 +40,11 @@ book: venv
 	$(BIN)/python -c "import matplotlib.pyplot, seaborn"
 	env -u MPLBACKEND $(BIN)/jupyter-book build --all -W -n --keep-going .
 
-# One numbering (tools/numbering.py): writes into each chapter what makes JupyterLab show the
-# book's names of its boxes, exercises and figures (the numbering front matter, the names of
-# the references JupyterLab cannot resolve, a comment on each figure's drawing line, and a
-# reference to the derivations or the glossary as a link to the page's lines that JupyterLab
-# follows, a {doc} reference as a link to the page's file with its title);
-# tests/test_numbering.py checks the chapters are current. Markdown and comments only: no
-# chapter needs executing again.
-numbers: venv
-	$(BIN)/python tools/numbering.py
-
 # The plain edition (book/plain/): every chapter for Colab, GitHub and Jupyter without MyST,
 # boxes as quotes and the prose's numbers as stored, and the derivations page and glossary as
 # plain Markdown; tests/test_plain_edition.py checks it is current. Run it after
-# tools/execute_chapter.py has stored a changed chapter; it numbers the chapters first.
-plain: numbers
+# tools/execute_chapter.py has stored a changed chapter.
+plain: venv
 	$(BIN)/python tools/plain_edition.py
 
 # The student edition (book/instructors.md): every chapter without its solutions, as notebooks

@@ -4,8 +4,6 @@ test module imports another test module: what two of them share lives here.
 
 * the strict build of the book: :func:`build_if_stale` (the session fixture ``built_book``)
   and :func:`built_pages`;
-* a chapter's text as its author wrote it: :func:`with_roles` (tools/numbering.py's links
-  for JupyterLab read back as the roles they stand for);
 * the browser: :func:`browser_or_skip` (the module fixture ``browser``) and
   :data:`SETTLED`;
 * a toy experiment whose compute calls are counted, for the cache and sweep tests
@@ -32,7 +30,6 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
 
 import plain_edition  # noqa: E402  (the table of contents, read once for the tools and tests)
-from numbering import with_roles  # noqa: E402, F401  (a chapter's links for JupyterLab, read back)
 
 # --- the strict build of the book ------------------------------------------------------------
 

@@ -26,7 +26,7 @@ import re
 
 import pytest
 
-from _helpers import ROOT, toc_files, toc_source, with_roles
+from _helpers import ROOT, toc_files, toc_source
 
 pytestmark = pytest.mark.book
 
@@ -164,10 +164,8 @@ MAX_PROSE_WORDS = 5000
 def prose_words(nb: dict) -> int:
     """The words of a chapter's prose as issue 29 counts them: the runs of letters in its
     markdown cells as the author wrote them (exercises and solutions included; a LaTeX
-    command or an {eval} role's name counts too). The links that tools/numbering.py writes
-    for JupyterLab (a page's title, its file, the role in the link's title) are read back as
-    the roles they stand for (book/_ext/chapter_links.py), as tools/reading_time.py does."""
-    return sum(len(re.findall(r"[A-Za-z]+", with_roles("".join(c["source"]))))
+    command or an {eval} role's name counts too)."""
+    return sum(len(re.findall(r"[A-Za-z]+", "".join(c["source"])))
                for c in nb["cells"] if c["cell_type"] == "markdown")
 
 

@@ -38,7 +38,7 @@ import pytest
 from companion import explorer
 from companion.core import finite_n, theory
 
-from _helpers import SETTLED, with_roles
+from _helpers import SETTLED
 
 DATA = Path(str(resources.files("companion") / "data" / "paper"))
 ROOT = Path(__file__).resolve().parents[1]
@@ -256,12 +256,9 @@ def test_javascript_parses(tmp_path):
 
 
 def test_the_notebook_has_no_notes_for_developers():
-    """The prose as the author wrote it: links that tools/numbering.py writes for
-    JupyterLab carry another page's title (the registry's names its tests), so they are read
-    back as their roles first (book/_ext/chapter_links.py)."""
+    """The prose as the author wrote it."""
     nb = json.loads((ROOT / "book" / "explorer.ipynb").read_text())
-    prose = with_roles(
-        "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown"))
+    prose = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
     found = re.findall(r"\btests?\b|companion\.\w+|explorer_html|show_explorer|headless", prose)
     assert not found, found
 

@@ -3,9 +3,7 @@
 * the glossary defines the words the chapters use in a sense of their own (census, separate
   strength, null run, knife edge, BBP threshold, learned direction, information exponent,
   Lambda, fresh and reused batch), each once;
-* every {term} role of a chapter names a term of the glossary (a chapter stores each as a
-  link to the glossary's file, which JupyterLab follows: tools/numbering.py; read here as the
-  role it stands for, as the book reads it);
+* every {term} role of a chapter names a term of the glossary;
 * a chapter links a term ({term}`census`) at its first use: no use of the term's words comes
   before the first link in the chapter's prose (headings, box and exercise titles, bold
   leads, quotations, code, math and the solutions do not count as uses);
@@ -68,8 +66,7 @@ def prose(path: Path) -> str:
     quotations, code, math, roles other than {term}."""
     cells = [c for c in json.loads(path.read_text())["cells"] if c["cell_type"] == "markdown"
              and "solution" not in c.get("metadata", {}).get("tags", [])]
-    text = "\n\n".join(numbering.with_roles(numbering.without_front_matter(pe._src(c)))
-                       for c in cells)
+    text = "\n\n".join(pe._src(c) for c in cells)
 
     def blank(pattern, flags=0):
         nonlocal text
@@ -98,8 +95,7 @@ def _pattern(term: str) -> re.Pattern:
 def _as_the_book_reads(path: Path) -> str:
     if path.suffix == ".md":
         return path.read_text()
-    return "\n\n".join(numbering.with_roles(pe._src(c))
-                       for c in json.loads(path.read_text())["cells"]
+    return "\n\n".join(pe._src(c) for c in json.loads(path.read_text())["cells"]
                        if c["cell_type"] == "markdown")
 
 

@@ -55,13 +55,17 @@ ROOT = Path(__file__).resolve().parents[1]
 SHOTS = ROOT / "_build" / "jupyterlab"
 sys.path.insert(0, str(ROOT / "tools"))
 
-import chapter_links  # noqa: E402  (book/_ext, on the path since tools/numbering.py)
 import numbering  # noqa: E402
 import plain_edition  # noqa: E402
 
 from _helpers import browser_or_skip  # noqa: E402  (skip or fail without chromium)
 
 pytestmark = pytest.mark.slow
+#: issue 43: the chapters hold their references as a person writes them; what JupyterLab needs
+#: in their place (the numbering front matter, names, links it can follow) is to be written
+#: into a copy for Binder, not into the chapters. Until then these checks of the links the
+#: chapters stored for JupyterLab have nothing to check.
+NO_STORED_LINKS = pytest.mark.skip(reason="issue 43: the chapters store no links for JupyterLab")
 
 CHAPTERS = plain_edition.chapters()
 PLAIN = [plain_edition.OUT / path.name for path in CHAPTERS]
@@ -69,6 +73,11 @@ PLAIN = [plain_edition.OUT / path.name for path in CHAPTERS]
 #: glossary)
 PAGES = [ROOT / (doc + ".md") for doc in plain_edition.PAGES]
 HIDDEN_TAGS = {"remove-cell", "remove-input"}
+#: the links the chapters stored for JupyterLab (to a page's lines; to a page as a whole)
+LINK = re.compile(r'\[(?P<text>[^\[\]]*)\]\((?P<page>[^\s()"]+\.md)#line=(?P<line>\d+)'
+                  r' "(?P<role>prf:ref|ref|numref|term) (?P<target>[^"\n]+)"\)')
+DOC_LINK = re.compile(r'\[(?P<text>[^\[\]]*)\]\((?P<page>[^\s()"#]+\.(?:ipynb|md)) '
+                      r'"doc (?P<target><[^"<>\n]+>|[^"<>\n]+)"\)')
 MAX_EXTRA_CODE_LINES = 10
 RAW = re.compile(r"```\{|\{(eval|glue|glue:text|glue:figure|doc|numref|ref|prf:ref|cite:p|"
                  r"cite:t|prf:[a-z]+|exercise|solution-start|solution-end|term)\}`|"
@@ -279,6 +288,7 @@ def test_stored_numbers_show_before_anything_runs(lab):
     assert not missing, f"before a run, these numbers are not shown: {missing[:10]}"
 
 
+@NO_STORED_LINKS
 @pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
 def test_boxes_show_the_books_names_and_no_reference_a_raw_label(lab, path):
     """Opened, not run: every numbered box and exercise shows the name the book gives it
@@ -355,12 +365,13 @@ def _first_link(page: Path) -> tuple[Path, re.Match]:
         for cell in json.loads(path.read_text())["cells"]:
             if cell["cell_type"] != "markdown":
                 continue
-            for m in chapter_links.LINK.finditer(plain_edition._src(cell)):
+            for m in LINK.finditer(plain_edition._src(cell)):
                 if (path.parent / m.group("page")).resolve() == page.resolve():
                     return path, m
     pytest.fail(f"no chapter links to {page.name}")
 
 
+@NO_STORED_LINKS
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: p.stem)
 def test_a_link_to_a_page_opens_it_at_the_targets_lines(lab, page):
     """Click a chapter's link to the derivations (the glossary): JupyterLab opens the page in
@@ -415,13 +426,14 @@ def _first_doc_link(suffix: str) -> tuple[Path, re.Match, Path]:
         for cell in json.loads(path.read_text())["cells"]:
             if cell["cell_type"] != "markdown":
                 continue
-            for m in chapter_links.DOC_LINK.finditer(plain_edition._src(cell)):
+            for m in DOC_LINK.finditer(plain_edition._src(cell)):
                 name = m.group("page")
                 if name.endswith(suffix) and name in served and name != path.name:
                     return path, m, served[name]
     pytest.fail(f"no chapter links to a served {suffix} page as a whole")
 
 
+@NO_STORED_LINKS
 @pytest.mark.parametrize("suffix", [".ipynb", ".md"], ids=["notebook", "page"])
 def test_a_link_to_a_chapter_opens_it_at_its_top(lab, suffix):
     """Click a chapter's link that stands for {doc}`two_steps`: it shows the page's title, and

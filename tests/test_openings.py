@@ -47,8 +47,7 @@ def test_the_stated_reading_time_matches_the_words(path):
 
 
 def test_the_count_reads_prose_not_markup():
-    text = ('---\nnumbering:\n  enumerator: "2.%s"\n---\n# Title\n\n'
-            "```{prf:conjecture} The companion derives: a rule\n:label: x-conj\n\n"
+    text = ("# Title\n\n```{prf:conjecture} The companion derives: a rule\n:label: x-conj\n\n"
             "See {prf:ref}`Conjecture 3 <conj-w2-expansion>` and {eval}`ns.value`.\n```\n")
     words = reading_time.prose(text).split()
     assert words == ["#", "Title", "The", "companion", "derives:", "a", "rule", "See",

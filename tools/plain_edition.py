@@ -14,15 +14,13 @@ each chapter of the book (the ``.ipynb`` files of ``_toc.yml``) to ``book/plain/
   a box as "Conjecture 2.1", a figure as "Fig. 2.4", a section by its heading, each with a
   link to the plain notebook of another chapter or to the plain page of the derivations
   (``book/plain/derivations.md``); a chapter as a link to its plain notebook; a glossary
-  term ({term}`census`) as a link to the plain glossary (``book/plain/glossary.md``); the
-  links a chapter stores for JupyterLab to those pages' files (tools/numbering.py) are read as
-  the references they stand for;
+  term ({term}`census`) as a link to the plain glossary (``book/plain/glossary.md``);
   citations as "Author et al. (year)";
 * every box headed by its name and title (**Conjecture 2.1 (The companion derives: ...).**),
   each figure's caption (in the drawing cell's metadata in the book) as a markdown cell
-  under the figure, headed by its name; label lines ``(name)=`` and the numbering front
-  matter removed; every cell kept, outputs included, so the Colab install cell is there and
-  the stored figures show before anything runs.
+  under the figure, headed by its name; label lines ``(name)=`` removed; every cell kept,
+  outputs included, so the Colab install cell is there and the stored figures show before
+  anything runs.
 
 The derivations page and the glossary, which are pages of the book and not notebooks, are
 written to ``book/plain/`` as plain Markdown as well; the notebooks link to them on the
@@ -176,7 +174,7 @@ class Book:
             texts = ([_src(c) for c in read(path)["cells"] if c["cell_type"] == "markdown"]
                      if path.suffix == ".ipynb" else [path.read_text()])
             for text in texts:
-                if (h := HEADING.search(numbering.without_front_matter(text))):
+                if (h := HEADING.search(text)):
                     self.titles[Path(doc).name] = h.group(1).strip()
                     break
 
@@ -299,7 +297,7 @@ def plain_glossary(body: str, book: Book, stem: str) -> str:
 def plain_markdown(text: str, book: Book, stem: str, anchors: bool = False) -> str:
     """A markdown cell of the book as CommonMark: boxes as headed blockquotes (with an HTML
     anchor named by its label, with ``anchors``: for the pages others link into), label
-    lines and the numbering front matter removed, roles as text."""
+    lines removed, roles as text."""
     def box(m):
         name, arg = m.group("name"), m.group("arg").strip()
         opts, body = _options(m.group("body"))
@@ -319,7 +317,6 @@ def plain_markdown(text: str, book: Book, stem: str, anchors: bool = False) -> s
         head = f"**{kind} ({arg}).**" if arg else f"**{kind}.**"
         anchor = f'<a name="{opts["label"]}"></a>\n\n' if "label" in opts and anchors else ""
         return anchor + _quote(f"{head}\n\n{body}") + "\n"
-    text = numbering.with_roles(numbering.without_front_matter(text))
     text = TARGET.sub("", text)
     text = DIRECTIVE.sub(box, text)
     return plain_roles(text, book, stem).strip("\n")

@@ -7,12 +7,11 @@ what this script computes from the chapter as it is.
 
 The words counted are those a reader reads on the page: every markdown cell except the
 solutions (hidden in dropdowns, and gone from the student edition) and every figure's
-caption, with the MyST markup removed (directive fences and options, label lines, the
-numbering front matter, a role's name and target: {prf:ref}`Conjecture 2.1 <ts-conj-x>`
-counts as "Conjecture 2.1", and so does the link tools/numbering.py writes for it to a page
-that is not a notebook) and each {eval} role counted as one word. A formula counts its
-symbols separated by spaces (``$\\alpha_1 + \\alpha_2 = 1/2$``: five), which is about the time
-it takes to read one. Code is not counted.
+caption, with the MyST markup removed (directive fences and options, label lines, a role's
+name and target: {prf:ref}`a conjecture <ts-conj-x>` counts as "a conjecture", a bare
+{prf:ref}`ts-conj-x` as one word) and each {eval} role counted as one word. A formula counts
+its symbols separated by spaces (``$\\alpha_1 + \\alpha_2 = 1/2$``: five), which is about the
+time it takes to read one. Code is not counted.
 
 Usage: ``python tools/reading_time.py`` prints each chapter's words and minutes.
 """
@@ -40,9 +39,8 @@ def _src(cell: dict) -> str:
 
 
 def prose(text: str) -> str:
-    """A markdown cell's text as the reader reads it: no fences, options, labels or front
-    matter; a role as its shown text (an {eval} role as one word)."""
-    text = numbering.with_roles(numbering.without_front_matter(text))
+    """A markdown cell's text as the reader reads it: no fences, options or labels; a role as
+    its shown text (an {eval} role as one word)."""
     text = re.sub(r"^(`{3,}|:{3,})\{[^}]+\}", "", text, flags=re.M)      # a fence's name
     text = re.sub(r"^(`{3,}|:{3,})[ \t]*$", "", text, flags=re.M)        # a closing fence
     text = re.sub(r"^:[\w-]+:.*$", "", text, flags=re.M)                 # an option line

@@ -19,6 +19,7 @@ measures what the smallest text of each figure measures there).
 from __future__ import annotations
 
 import numpy as np
+from matplotlib.text import Text
 
 from companion.chapters.reuse_vs_fresh.experiments import (
     ABLATION_ACTIVATIONS,
@@ -33,8 +34,6 @@ from companion.chapters.reuse_vs_fresh.experiments import (
     link_moments,
     target_spec,
 )
-from matplotlib.text import Text
-
 from companion.core.activations import get_activation
 from companion.core.intervals import t_interval
 from companion.core.runs import Runs

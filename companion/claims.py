@@ -178,8 +178,8 @@ CLAIMS: list[Claim] = [
     Claim(r"A ridge readout on $\sigma(W x)$ (the companion's own measurement; the paper "
           r"states nothing on test error): one step lowers the $\mathrm{He}_1$ test error below "
           r"$W_0$'s; at every stored width ($N$ up to 2048) the fresh batch's $W_2$ predicts "
-          r"better than the reused one and no first layer fits a pure $\mathrm{He}_3$ target", "companion measures",
-          "fig-rf-readout",
+          r"better than the reused one and no first layer fits a pure $\mathrm{He}_3$ target",
+          "companion measures", "fig-rf-readout",
           "tests/chapters/reuse_vs_fresh/test_reuse_vs_fresh_readout.py::"
           "test_one_step_lowers_the_first_order_error_on_unstored_seeds", ("E17",)),
     Claim("The census counts a rank-one term on the powers of $a$ once its strength passes "

@@ -99,7 +99,7 @@ def _legend_below(fig, *axes, ncol=2):
     order = sorted(entries, key=lambda lab: (lab.startswith("open:"),
                                              not isinstance(entries[lab], ErrorbarContainer)))
     fig.legend([entries[lab] for lab in order], order, loc="outside lower center", ncol=ncol,
-               fontsize=MIN_FONT_PT)
+               fontsize=9.5)     # the chapter's own figures raise it (_readable)
 
 
 # -- the first learned direction ------------------------------------------------------------

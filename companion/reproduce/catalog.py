@@ -53,7 +53,7 @@ CATALOG: dict[str, Entry] = {
     "E14": Entry(x6.TRANSECTS_E14, f4.transects, x6.transect_rows),
     "E15": Entry(x2.PHASE_PREDICTION, f2.predicted_phase_diagram, tidy.rows_along("alpha2")),
     "E16": Entry(x2.GRID_CHECK, f2.grid_check),
-    "E17": Entry(x3.READOUT, f3.readout_errors_by_N),
+    "E17": Entry(x3.READOUT, f3.readout_errors_by_N, tidy.readout_rows),
 }
 EXPERIMENT_IDS = list(CATALOG)
 

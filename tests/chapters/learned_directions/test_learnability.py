@@ -37,7 +37,7 @@ def test_slope_table_and_numbers(tiny):
     assert all(r["reused_low"] <= r["reused_slope"] <= r["reused_high"] for r in rows)
     # the prediction's exponent grows with alpha1 across the line
     predicted = [r["reused_predicted"] for r in rows]
-    assert predicted[-1] > predicted[0] + 0.2
+    assert predicted[-1] > predicted[0] + 0.05
     # the reused own part carries the direction far beyond the fresh batch's
     assert all(r["reused_own_cos2"] > 10 * r["fresh_own_cos2"] for r in rows[2:])
 

@@ -7,19 +7,22 @@ the census calibrated by planted terms (``fs-obs-calibration``)."""
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 
 from companion.chapters.finite_size import calibration as cal
 from companion.chapters.finite_size import experiments as ex
 from companion.chapters.finite_size.figures import POLYNOMIAL
-from companion.chapters.finite_size.tables import sci
-from companion.core.network import run_two_steps
 from companion.core.runs import Runs
 from companion.core.theory import lambda_count, n_spikes
 from companion.core.validation import positive_int
-from companion.presentation.book import Numbers, fmt, fmt_fixed, fmt_interval, fmt_signed, fmt_span
+from companion.presentation.book import (
+    Numbers,
+    fmt,
+    fmt_fixed,
+    fmt_interval,
+    fmt_signed,
+    fmt_span,
+)
 
 
 def _span(values, digits: int = 2) -> str:
@@ -47,7 +50,7 @@ def scales() -> Numbers:
     max_he1, max_he3 = (float(ex.typical_max_label(t, 1000)) for t in ("he1", "he3"))
     return Numbers(scale_020_1000=fmt(scale[0, 0], 2), scale_035_1000=fmt(scale[1, 0], 2),
                    scale_035_8192=fmt(scale[1, 1], 2), scale_045_1000=fmt(scale[2, 0], 2),
-                   Ntenth_035=sci(0.1 ** (1 / (ex.HEADLINE[0] - 0.5))),
+                   Ntenth_035=fmt(0.1 ** (1 / (ex.HEADLINE[0] - 0.5)), 2),
                    maxy_he3_1000=fmt(max_he3), maxy_he1_1000=fmt(max_he1),
                    selfterm_he3_1000=fmt(scale[1, 0] * max_he3, 2))
 
@@ -69,17 +72,6 @@ def preactivations(pre: Runs, N: int) -> Numbers:
                    max_he1_N=fmt(at_N["he1"].mean("max"), 2))
 
 
-def run_time(N: int) -> Numbers:
-    """``t_run``: the wall time of one two-step run at width ``N`` on this machine
-    (headline exponents, reused batch, He_3 target, seed 0; section ``sec-fs-scales``), in
-    seconds with two decimals. A measurement of the machine, not of the model: it differs between runs."""
-    N = positive_int(N, "N")
-    t0 = time.perf_counter()
-    alpha1, alpha2 = ex.HEADLINE
-    run_two_steps(N=N, alpha1=alpha1, alpha2=alpha2, batch="reused", target="he3", seed=0)
-    return Numbers(t_run=f"{fmt(time.perf_counter() - t0, 2)} s")
-
-
 def growth(rows: list[dict]) -> Numbers:
     """How slowly the spike terms grow (``fs-conj-scales`` (ii)), from the rows of
     ``ex.spike_growth_table``: for the headline He_3 term (k = 2 at (0.35, 0.45): ``e_he3``,
@@ -94,8 +86,8 @@ def growth(rows: list[dict]) -> Numbers:
 
     he3, slow = row(*ex.HEADLINE, 2), row(0.40, 0.25, 2)
     return Numbers(e_he3=fmt_fixed(he3["exponent"]), g_he3=fmt(he3["per_doubling"]),
-                   N2_he3=sci(he3["N_for_factor"]), e_slow=fmt_fixed(slow["exponent"]),
-                   g_slow=fmt(slow["per_doubling"]), N2_slow=sci(slow["N_for_factor"]),
+                   N2_he3=fmt(he3["N_for_factor"], 2), e_slow=fmt_fixed(slow["exponent"]),
+                   g_slow=fmt(slow["per_doubling"]), N2_slow=fmt(slow["N_for_factor"], 2),
                    g16_he3=fmt(16 ** he3["exponent"]))
 
 
@@ -162,7 +154,9 @@ def spread(runs: Runs, stored: Runs | None = None) -> Numbers:
       probability that one run (eight, ``p8``) of each setting comes in the right order
       (``ex.headline_orderings``); ``need_*``: seeds per setting for two standard errors
       (``ex.seeds_needed``);
-    * ``mean_``, ``sd_``, ``range_`` of the projections per setting and size;
+    * ``mean_``, ``sd_``, ``range_`` of the projections per setting and size
+      (``mean_reused_half``, ``mean_020_half``: both reused settings at the smaller N;
+      ``order_020_half``: "the right order" or "the wrong order" of their means);
       ``chance_half``: 4/d at the smaller size;
     * ``stored_note`` (a sentence for the figure's caption), ``stored_N``,
       ``stored_seeds``, ``stored_p1_lambda``, ``stored_range_lam3``, ``stored_range_lam1``:
@@ -196,6 +190,9 @@ def spread(runs: Runs, stored: Runs | None = None) -> Numbers:
         sd_reused_N=fmt(head.std(ddof=1), 2), mean_reused_N=fmt(head.mean(), 2),
         range_reused_N=_span(head), range_020_N=_span(P["reused", a1_low, N]),
         mean_020_half=fmt(P["reused", a1_low, half].mean(), 2),
+        mean_reused_half=fmt(P["reused", a1_head, half].mean(), 2),
+        order_020_half=("the right order" if P["reused", a1_head, half].mean()
+                        > P["reused", a1_low, half].mean() else "the wrong order"),
         mean_020_N=fmt(P["reused", a1_low, N].mean(), 2),
         mean_fresh_half=fmt(P["fresh", a1_head, half].mean(), 2),
         mean_fresh_N=fmt(P["fresh", a1_head, N].mean(), 2), chance_half=fmt(4 / half, 2))
@@ -221,13 +218,15 @@ def convergence(runs: Runs, rates: list[dict], N: int) -> Numbers:
     runs and their ``ex.convergence_rates``; values ``_N`` are at the size ``N``:
 
     * ``slope_<setting>``, ``slope_<setting>_ci``, ``slope_<setting>_pred``: the log-log
-      slope of the direction's gap, its 95% interval and the predicted slope, for the
-      settings ``slow`` (0.05, 0.05), ``clean`` (0.20, 0.20) and ``head`` (0.35, 0.45);
+      slope of the direction's gap (fitted seed by seed, averaged), its 95% t interval over
+      the seeds and the predicted slope, for the settings ``slow`` (0.05, 0.05), ``clean``
+      (0.20, 0.20) and ``head`` (0.35, 0.45); ``slope_<setting>_est``: the slope and its
+      interval, two decimals (``-0.43 [-0.71, -0.16]``);
     * ``gap_slow_N``, ``gap_slow_pred_N``, ``cos2_slow_N``, ``cos2_slow_pred_N``,
       ``slow_halving`` (how much wider halves the slow gap); ``bias_clean_N``,
       ``s1_ratio_clean_N``, ``cos2_clean_N``, ``cos2_sd_clean_N``;
-    * ``gap_factor_head``, ``s1_ratio_head`` (at every size), ``slope_deficit_head`` and
-      its interval, ``cos2_head_N``, ``cos2u1_head_N``;
+    * ``gap_factor_head``, ``s1_ratio_head`` (at every size), ``slope_deficit_head`` (the
+      slope of the size deficit with its t interval), ``cos2_head_N``, ``cos2u1_head_N``;
     * ``conv_Nmin``, ``conv_Nmax`` and ``conv_param_change``, the factor by which
       N^(0.35 - 1/2) changes between them."""
     N = positive_int(N, "N")
@@ -250,6 +249,8 @@ def convergence(runs: Runs, rates: list[dict], N: int) -> Numbers:
     for name, r in (("slow", slow), ("clean", clean), ("head", head)):
         out.update({f"slope_{name}": fmt_signed(r["gap"]),
                     f"slope_{name}_ci": fmt_interval(r["gap_low"], r["gap_high"], signed=True),
+                    f"slope_{name}_est": f"{fmt_signed(r['gap'])} "
+                    f"{fmt_interval(r['gap_low'], r['gap_high'], signed=True)}",
                     f"slope_{name}_pred": fmt_signed(r["gap_pred"])})
     return Numbers(
         **out,
@@ -263,9 +264,8 @@ def convergence(runs: Runs, rates: list[dict], N: int) -> Numbers:
                             / (1 - g_head.mean("overlap2_pred")), 2),
         s1_ratio_head=fmt(s1_ratio_head, 2),
         s1_ratio_clean_N=fmt(g_clean.mean("s1") / g_clean.mean("s1_pred"), 2),
-        slope_deficit_head=fmt_signed(head["deficit"]),
-        slope_deficit_head_ci=fmt_interval(head["deficit_low"], head["deficit_high"],
-                                           signed=True),
+        slope_deficit_head=(f"{fmt_signed(head['deficit'])} "
+                            f"{fmt_interval(head['deficit_low'], head['deficit_high'], signed=True)}"),
         cos2_head_N=fmt(g_head.mean("cos2")), cos2u1_head_N=fmt(g_head.mean("cos2_u1")),
         cos2_clean_N=fmt(g_clean.mean("cos2")),
         cos2_sd_clean_N=fmt(g_clean.values("cos2").std(), 2),
@@ -275,8 +275,8 @@ def convergence(runs: Runs, rates: list[dict], N: int) -> Numbers:
 
 def blowup(runs: Runs) -> Numbers:
     """The blow-up of a polynomial activation with reuse (``fs-obs-blowup``), from
-    ``ex.BLOWUP`` runs at their largest N: the top singular value of W2 seed by seed
-    (``poly_reused_s1`` in powers of ten, ``poly_fresh_s1``, ``tanh_reused_s1``), its
+    ``ex.BLOWUP`` runs at their largest N (``Ns``: the sizes, in words): the top singular
+    value of W2 seed by seed (``poly_reused_s1``, ``poly_fresh_s1``, ``tanh_reused_s1``), its
     leading order (``poly_theory_s1``, ``tanh_theory_s1``), the largest first-step change of
     a pre-activation (``poly_reused_delta``, ``tanh_reused_delta``), the largest one-sample
     piece of the second step over s1 (``poly_piece_ratio``), and the smallest ratio of s1 to
@@ -286,8 +286,10 @@ def blowup(runs: Runs) -> Numbers:
     def at(act, batch, key):
         return runs.where(activation=act, batch=batch, N=N).values(key)
 
+    Ns = sorted(runs.unique("N"))
     return Numbers(
-        poly_reused_s1=", ".join(sci(v) for v in at(POLYNOMIAL, "reused", "s1")),
+        Ns=" and ".join(str(n) for n in Ns),
+        poly_reused_s1=fmt(at(POLYNOMIAL, "reused", "s1")),
         poly_fresh_s1=fmt(at(POLYNOMIAL, "fresh", "s1")),
         tanh_reused_s1=fmt(at("tanh", "reused", "s1")),
         poly_theory_s1=fmt(at(POLYNOMIAL, "reused", "theory_s1")[0]),
@@ -298,6 +300,11 @@ def blowup(runs: Runs) -> Numbers:
                              / at(POLYNOMIAL, "reused", "s1"), 2),
         poly_blow_factor=fmt((at(POLYNOMIAL, "reused", "s1")
                               / at(POLYNOMIAL, "reused", "theory_s1")).min()))
+
+
+def _exact(row: dict) -> str:
+    """The exact interval of a half-detection strength, an open end written ``∞``."""
+    return fmt_interval(row["low"], row["high"]).replace("-inf", "−∞").replace("inf", "∞")
 
 
 _CALIBRATION_KEYS = ("Ns", "seeds", "strengths", "thresholds", "thr_range", "bbp_range",
@@ -312,7 +319,8 @@ def calibration(stored: Runs | None) -> Numbers:
 
     * ``Ns``, ``seeds``, ``strengths`` (the planted range and step);
     * ``thresholds``: "theta_1/2 [low, high] at N = ..." for every N, the strength of half
-      detection with its 95% percentile bootstrap interval over the seeds;
+      detection with its exact 95% interval (the strengths at which the Clopper-Pearson
+      interval of the counted fraction holds one half, ``cal.half_interval``);
       ``thr_range``: the span of theta_1/2 over N;
     * ``bbp_range``: the BBP threshold edge / 2 of the planted matrix's bulk over N;
       ``margin_range``: the BBP strength that clears the census's edge by its margin;
@@ -348,15 +356,14 @@ def calibration(stored: Runs | None) -> Numbers:
         strengths=(f"{fmt_fixed(table[0]['strengths'][0])} to "
                    f"{fmt_fixed(table[0]['strengths'][-1])} in steps of "
                    f"{fmt_fixed(step.min())}" if len(step) else "n/a"),
-        thresholds="; ".join(f"{fmt_fixed(r['threshold'])} "
-                             f"{fmt_interval(r['low'], r['high'])} at N = {r['N']}"
+        thresholds="; ".join(f"{fmt_fixed(r['threshold'])} {_exact(r)} at N = {r['N']}"
                              for r in table),
         thr_range=fmt_span(thr), bbp_range=fmt_span([r["bbp"] for r in table]),
         margin_range=fmt_span(margin), ratio_range=fmt_span(thr / margin),
         edge_offset=fmt_span(offset, 1, signed=True, unit="%"),
         disagree=("at no size" if not bad else
                   "; ".join(f"at N = {r['N']} ({fmt_fixed(r['threshold'])} "
-                            f"{fmt_interval(r['low'], r['high'])} against "
+                            f"{_exact(r)} against "
                             f"{fmt_fixed(r['bbp_margin'])})" for r in bad)),
         n_disagree=str(len(bad)),
         first_span_small=fmt_span(table[0]["first"]),

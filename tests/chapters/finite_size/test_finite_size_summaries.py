@@ -14,6 +14,7 @@ from companion import lambda_count, n_spikes
 from companion.chapters.finite_size import experiments as ex
 from companion.chapters.finite_size import summaries as fs
 from companion.chapters.finite_size.figures import POLYNOMIAL
+from companion.core.intervals import t_interval
 from companion.core.runs import Run, Runs
 from companion.presentation.book import fmt
 
@@ -54,19 +55,11 @@ def test_preactivations_ratio_range_and_values_at_N():
         fs.preactivations(_pre(), 0)
 
 
-def test_run_time_is_a_time_in_seconds():
-    out = fs.run_time(40)
-    assert re.fullmatch(r"\d+(\.\d+)?(e-?\d+)? s", out.t_run)
-    assert float(out.t_run[:-2]) > 0
-    with pytest.raises(ValueError, match="N"):
-        fs.run_time(-1)
-
-
 def test_growth_reads_the_headline_and_the_slow_term():
     rows = ex.spike_growth_table([(0.35, 0.45), (0.40, 0.25)], N_ref=1000)
     out = fs.growth(rows)
-    assert out.e_he3 == "0.15" and out.g_he3 == "1.11" and out.N2_he3 == "1 × 10⁵"
-    assert out.e_slow == "0.05" and out.g_slow == "1.04" and out.N2_slow == "1 × 10⁹"
+    assert out.e_he3 == "0.15" and out.g_he3 == "1.11" and out.N2_he3 == "10⁵"   # 1.02e5
+    assert out.e_slow == "0.05" and out.g_slow == "1.04" and out.N2_slow == "10⁹"
     assert out.g16_he3 == "1.52"
     with pytest.raises(ValueError, match="rows: no row"):
         fs.growth(rows[:1])
@@ -151,6 +144,11 @@ def test_convergence_from_tiny_runs():
     head = next(r for r in rates if (r["alpha1"], r["alpha2"]) == (0.35, 0.45))
     assert float(out.slope_head) == pytest.approx(head["gap"], abs=0.006)
     assert re.fullmatch(r"\[[+-]?\d\.\d\d, [+-]?\d\.\d\d\]", out.slope_clean_ci)
+    assert out.slope_head_est == f"{out.slope_head} {out.slope_head_ci}"
+    # the slope is the mean of the seeds' own slopes, the interval Student's t over them
+    assert head["gap"] == pytest.approx(np.mean(head["gap_seeds"]))
+    t = t_interval(head["gap_seeds"])
+    assert (head["gap_low"], head["gap_high"]) == pytest.approx((t.low, t.high))
     assert len(out.s1_ratio_head.split(", ")) == 2
     clean = runs.where(alpha1=0.20, alpha2=0.20, N=N)
     assert float(out.cos2_clean_N) == pytest.approx(clean.mean("cos2"), rel=0.005)
@@ -179,28 +177,31 @@ def test_blowup_reads_the_largest_N():
 
 
 def test_calibration_numbers_from_synthetic_runs():
-    """Two sizes of planted runs whose seeds are first counted at known strengths: the half
-    points with their bootstrap intervals, the BBP values, where they disagree; "n/a"
-    without stored runs."""
+    """Two sizes of planted runs, eight seeds each, whose seeds are first counted at known
+    strengths: the half points with their exact intervals, the BBP values, where they
+    disagree; "n/a" without stored runs."""
     S = np.array([1.0, 1.1, 1.2, 1.3, 1.4])
-    first = {512: [1.1, 1.2, 1.2, 1.3], 1024: [1.4] * 4}
+    first = {512: [1.1] * 2 + [1.2] * 4 + [1.3] * 2, 1024: [1.4] * 8}
     runs = Runs(Run(dict(N=n, strengths=list(S)), s,
                     {"strengths": S, "detected": S >= t - 1e-9,
                      "value": np.where(S >= t - 1e-9, S + 1 / S, np.nan),
                      "edge": 2.04, "edge_own": 2.0})
                 for n, ts in first.items() for s, t in enumerate(ts))
     out = fs.calibration(runs)
-    assert out.Ns == "512 and 1024" and out.seeds == "4"
+    assert out.Ns == "512 and 1024" and out.seeds == "8"
     assert out.strengths == "1.00 to 1.40 in steps of 0.10"
-    assert out.thresholds.startswith("1.15 [") and "1.35 [1.35, 1.35] at N = 1024" in out.thresholds
+    assert re.fullmatch(r"1\.15 \[1\.0\d, 1\.2\d\] at N = 512; 1\.35 \[1\.3\d, 1\.3\d\] at N = 1024",
+                        out.thresholds), out.thresholds
     assert out.thr_range == "1.15 to 1.35"
     assert out.bbp_range == "1.00"
     assert out.margin_range == "1.33"          # theta + 1/theta = 1.02 x 2.04
     assert out.edge_offset == "+2.0%"
-    assert out.n_disagree == "2"                       # 1.15's interval ends below 1.33
-    assert out.disagree.endswith("; at N = 1024 (1.35 [1.35, 1.35] against 1.33)")
+    assert out.n_disagree == "1"               # 1.15's interval ends below 1.33; 1.35's holds it
+    assert out.disagree.startswith("at N = 512 (1.15 [")
     assert out.first_span_small == "1.10 to 1.30" and out.first_span_large == "1.40"
     assert out.pos_err == "n/a"                        # no planted strength >= 1.5
     assert out.margin_factor == "1.22"
     absent = fs.calibration(None)
     assert absent.thresholds == "n/a" and absent.margin_factor == "1.22"
+    four = fs.calibration(Runs(r for r in runs if r.seed < 4))     # open ends, written so
+    assert "[−∞, ∞]" in four.thresholds or "∞]" in four.thresholds, four.thresholds

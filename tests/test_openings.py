@@ -1,9 +1,12 @@
 """Each chapter opens by saying what the reader will see and how long it takes to read.
 
 The first markdown cell of the introduction and of every numbered chapter has a paragraph
-starting "**What you will see**" and states "Reading time: about N minutes", N a multiple
-of 5 within 5 minutes of the chapter's words at 200 a minute (tools/reading_time.py counts
-them: the prose outside the solutions and the figures' captions).
+starting "**What you will see**" and states "Reading time: about N minutes": either N
+typed, a multiple of 5 within 5 minutes of the chapter's words at 200 a minute
+(tools/reading_time.py counts them: the prose outside the solutions and the figures'
+captions), or N computed, "{eval}`reading.minutes`", from the rule of
+companion.presentation.reading by the code cell after the Colab cell (its stored value is
+checked against the rule).
 """
 
 from __future__ import annotations
@@ -39,6 +42,17 @@ def test_the_opening_says_what_the_reader_will_see(path):
 def test_the_stated_reading_time_matches_the_words(path):
     stated = reading_time.stated(path)
     assert stated is not None, f"{path.name}: no 'Reading time: about N minutes'"
+    if reading_time.STATED_EVAL.search(_first_markdown(path)):
+        # computed where it is shown: the chapter's first code cell after the Colab cell
+        # computes it from the chapter itself, and the stored value is the rule's
+        from companion.presentation.reading import reading_time as rule
+
+        cells = [c for c in json.loads(path.read_text())["cells"] if c["cell_type"] == "code"]
+        assert f'reading = reading_time("{path.name}")' in reading_time._src(cells[1]), (
+            f"{path.name}: the code cell after the Colab cell does not compute `reading`")
+        assert stated == rule(path).minutes, (
+            f"{path.name}: states {stated} minutes, the rule gives {rule(path).minutes}")
+        return
     words = reading_time.words(path)
     exact = words / reading_time.WORDS_PER_MINUTE
     assert stated % 5 == 0 and abs(stated - exact) <= 5, (

@@ -280,7 +280,7 @@ def leading_order_table(point=BEYOND_POINT) -> str:
     """:func:`leading_order` as a table: per target the constant c_2 and the width N at which
     c_2 N^e falls below what the census needs."""
     lo = leading_order(point)
-    lines = [f"the k = 2 term's leading order c_2 N^e at ({lo['point'][0]:.2f}, "
+    lines = [f"k = 2 leading order c_2 N^e at ({lo['point'][0]:.2f}, "
              f"{lo['point'][1]:.2f}), e = {fmt_signed(lo['exponent'])}, tanh(z + 1/2)",
              f"{'target':<13}{'c_2':>8}   N where c_2 N^e < {fmt(lo['need'], 3)}"]
     for _, label, c2, N in lo["rows"]:

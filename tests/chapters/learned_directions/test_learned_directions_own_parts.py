@@ -85,6 +85,7 @@ def test_the_leading_order_constants_and_widths():
     assert out.ratio == "15" and out.need == "1.22" and "×" in out.N_he1he3
     text = trs.leading_order_table().splitlines()
     assert text[2].startswith("He_1") and "e-" not in "".join(text)
+    assert max(len(line) for line in text) <= 76
 
 
 def test_the_registry_values_follow_the_stored_runs():

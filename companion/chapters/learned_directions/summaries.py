@@ -18,6 +18,7 @@ from companion.chapters.learned_directions.experiments import (
     direction_carriers,
     full_size,
     has_order,
+    max_cos2,
 )
 from companion.chapters.learned_directions.limits import (
     PATH_LOG2,
@@ -41,7 +42,8 @@ def _ratio(x: float) -> str:
 
 
 # -- what each spike carries (E12) -----------------------------------------------------------
-_CONTENT_KEYS = ("N", "seeds", "k0_he1", "k2_he3", "k1_he3", "k2_frac", "null_frac",
+_CONTENT_KEYS = ("N", "seeds", "k0_he1", "k2_he3", "k1_he3", "k2_he3_ci", "null_he3_max",
+                 "chance", "k0_he1_est", "k2_he3_est", "k2_frac", "null_frac",
                  "edge_low", "edge_high", "thr_low", "thr_high", "k2_st", "k2_pred",
                  "N_ratio_first", "ratio_first", "N_ratio_last", "ratio_last")
 
@@ -76,8 +78,10 @@ def spike_content(runs: Runs | None, point=E12_POINTS[0]) -> Numbers:
     read whether the census counts it or not
     (:func:`~companion.chapters.learned_directions.experiments.direction_carriers`), at
     ``point`` with the reused batch: ``k0_he1`` (the first spike with beta*_1), ``k2_he3``
-    and ``k1_he3`` (the k = 2 and k = 1 spikes with beta*_2), each a seed mean with its 95%
-    t interval (:func:`companion.presentation.book.fmt_estimate`);
+    and ``k1_he3`` (the k = 2 and k = 1 spikes with beta*_2), seed means, ``k2_he3_ci`` the
+    95% t interval of k2_he3; ``k0_he1_est``, ``k2_he3_est``: the mean with its interval
+    (:func:`companion.presentation.book.fmt_estimate`); ``null_he3_max``: the largest cos^2
+    with beta*_2 of any null-run spike on the powers of a over the seeds; ``chance``: 1/d;
 
     * the count (:func:`~companion.chapters.learned_directions.experiments.count_by_N`):
       ``k2_frac``, ``null_frac``: the seeds whose census counts a k = 2 spike in the run and
@@ -109,9 +113,18 @@ def spike_content(runs: Runs | None, point=E12_POINTS[0]) -> Numbers:
     edges = sel.values("edge")
     ratios = spike_ratios(runs, point)
     (N0, r0), (N1, r1) = (ratios[0], ratios[-1]) if ratios else ((0, np.nan),) * 2
+    def mean(r, j):
+        return "none" if r is None else fmt(float(r["cos2_mean"][j]), 2)
+
+    k2 = row(2)
     return Numbers(
-        N=N, seeds=len(sel), k0_he1=_estimate(row(0), 0), k2_he3=_estimate(row(2), 1),
-        k1_he3=_estimate(row(1), 1), k2_frac=counted("run"), null_frac=counted("null"),
+        N=N, seeds=len(sel), k0_he1=mean(row(0), 0), k2_he3=mean(k2, 1),
+        k1_he3=mean(row(1), 1),
+        k2_he3_ci=("n/a" if k2 is None else f"[{fmt(float(k2['cos2_low'][1]), 2)}, "
+                   f"{fmt(float(k2['cos2_high'][1]), 2)}]"),
+        null_he3_max=fmt(max(max_cos2(r) for r in sel), 2), chance=fmt(1.0 / N, 2),
+        k0_he1_est=_estimate(row(0), 0), k2_he3_est=_estimate(k2, 1),
+        k2_frac=counted("run"), null_frac=counted("null"),
         edge_low=fmt(edges.min(), 3), edge_high=fmt(edges.max(), 3),
         thr_low=fmt(bbp_detection_strength(edges.min()), 3),
         thr_high=fmt(bbp_detection_strength(edges.max()), 3),

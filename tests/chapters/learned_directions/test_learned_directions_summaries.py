@@ -42,8 +42,10 @@ def test_spike_content_reads_each_spike_against_the_null_run():
     out = ts.spike_content(runs)
     assert out.N == "1024" and out.seeds == "3"
     # 30, 32, 34 (x 1000) over 3 seeds: 32 +- t_2(0.975) 2 / sqrt(3) = 32 +- 4.97
-    assert out.k0_he1 == "0.36 [0.34, 0.38]" and out.k2_he3 == "0.032 [0.027, 0.037]"
-    assert out.k1_he3.startswith("0.0040 [")
+    assert out.k0_he1_est == "0.36 [0.34, 0.38]" and out.k2_he3_est == "0.032 [0.027, 0.037]"
+    assert out.k0_he1 == "0.36" and out.k2_he3 == "0.032" and out.k1_he3 == "0.004"
+    assert out.k2_he3_ci == "[0.027, 0.037]" and out.null_he3_max == "0.001"
+    assert out.chance == "0.00098"
     assert out.k2_frac == "1 of 3" and out.null_frac == "0 of 3"
     assert out.k2_st == "1.3" and out.k2_pred == "1.3"
     assert out.edge_low == "2.4" and out.edge_high == "2.6"

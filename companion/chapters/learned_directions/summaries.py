@@ -247,7 +247,7 @@ def carried(runs: Runs, N: int, point, k: int) -> dict | None:
             "seeds": len(pairs)}
 
 
-def learned(runs: Runs | None, point=E12_POINTS[0], control=E12_POINTS[1]) -> Numbers:
+def learned(runs: Runs | None, point=E12_POINTS[0]) -> Numbers:
     """The numbers of "A learned direction" (``ld-def-learned``, ``ld-obs-learned``) from the
     stored E12 runs at ``N``, the largest size with every point and batch: for the spike of
     order k = 0, 1, 2 of the reused batch at ``point`` and each direction (``he1``:
@@ -258,13 +258,11 @@ def learned(runs: Runs | None, point=E12_POINTS[0], control=E12_POINTS[1]) -> Nu
     ``fresh_first_he1``, ``fresh_first_he3``: the fresh batch's first spike, with
     ``*_pred`` beside them (:func:`~companion.chapters.learned_directions.limits.fresh_level`);
     ``z2y2``, ``y2``: E[z_2^2 y^2] and E[y^2]; ``chance`` (1/d), ``fresh_chance``: the fresh
-    level of beta*_2 over chance; ``control_*``: the k = 2 spike at ``control`` (beta*_2),
-    ``control_present`` the seeds that have one; ``k1_counted``: the seeds whose census
+    level of beta*_2 over chance; ``k1_counted``: the seeds whose census
     counts the k = 1 spike; ``spikes_carrying``: how many of the three spikes carry a
     direction."""
     keys = ["N", "seeds", "chance", "z2y2", "y2", "noise_ratio", "fresh_first_he1",
             "fresh_first_he1_pred", "fresh_first_he3", "fresh_first_he3_pred", "fresh_chance",
-            "control_k2_he3", "control_fresh", "control_above", "control_present",
             "k1_counted", "spikes_carrying"]
     for k in range(3):
         for d in ("he1", "he3"):
@@ -303,15 +301,6 @@ def learned(runs: Runs | None, point=E12_POINTS[0], control=E12_POINTS[1]) -> Nu
                fresh_first_he3=fmt(first[:, 1].mean(), 2),
                fresh_first_he3_pred=fmt(fresh_level(N, *point, E12_TARGET, j=1), 2),
                fresh_chance=fmt(level3 * N, 2))
-    c = carried(runs, N, control, 2)
-    if c is None:
-        out.update(control_k2_he3="n/a", control_fresh="n/a", control_above="n/a",
-                   control_present="n/a")
-    else:
-        out.update(control_k2_he3=fmt(c["spike"][:, 1].mean(), 2),
-                   control_fresh=fmt(c["fresh"][:, 1].mean(), 2),
-                   control_above=f"{int(c['above'][1])} of {c['seeds']}",
-                   control_present=f"{len(c['spike'])} of {c['seeds']}")
     return Numbers(**{k: out.get(k, "n/a") for k in keys})
 
 

@@ -86,9 +86,7 @@ def _student(stem: str) -> dict:
 def test_the_student_text_is_true_of_the_student_edition(stem):
     nb = _student(stem)
     prose = "\n".join(_text(c) for c in nb["cells"] if c["cell_type"] == "markdown")
-    # a directive's options are markup, not prose (`:class: dropdown` collapses a block of
-    # checks, in the student edition too)
-    prose = re.sub(r"^:[\w-]+:.*$", "", prose, flags=re.M)
+    prose = re.sub(r"^:class:.*$", "", prose, flags=re.M)     # a box's option, not prose
     assert not UNTRUE.search(prose), f"{stem}: {UNTRUE.search(prose).group(0)!r} in the prose"
     # the install cell runs wherever the package is missing (not only in Colab) and names
     # what it installs: the course's wheel if it is there, else the main branch, as such (the

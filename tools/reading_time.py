@@ -3,9 +3,7 @@
 
 A chapter's first markdown cell says "Reading time: about N minutes" (book/CONVENTIONS.md,
 "The cells of a chapter"); ``tests/test_openings.py`` checks that N is within 5 minutes of
-what this script computes from the chapter as it is. A chapter whose opening computes it
-instead, "Reading time: about {eval}`reading.minutes` minutes" (the rule of
-``companion.presentation.reading``), states the value stored for that role.
+what this script computes from the chapter as it is.
 
 The words counted are those a reader reads on the page: every markdown cell except the
 solutions (hidden in dropdowns, and gone from the student edition) and every figure's
@@ -32,8 +30,6 @@ import numbering  # noqa: E402
 
 WORDS_PER_MINUTE = 200
 STATED = re.compile(r"Reading time:\s+about\s+(\d+)\s+minutes")
-#: the opening computes it instead (companion.presentation.reading, issue 41)
-COMPUTED = re.compile(r"Reading time:\s+about\s+\{eval\}`reading\.minutes`\s+minutes")
 SOLUTION_TAG = "solution"
 
 
@@ -75,24 +71,25 @@ def minutes(n_words: int) -> int:
     return max(5, 5 * round(n_words / WORDS_PER_MINUTE / 5))
 
 
+#: the opening that computes its reading time (companion.presentation.reading): the role's
+#: value is stored in the cell's metadata by tools/execute_chapter.py
+STATED_EVAL = re.compile(r"Reading time:\s+about\s+\{eval\}`reading\.minutes`\s+minutes")
+
+
 def stated(path: Path) -> int | None:
-    """The reading time the chapter's first markdown cell states, in minutes: typed, or
-    computed by the rule of ``companion.presentation.reading`` (the stored value of its
-    ``{eval}`reading.minutes``` role)."""
+    """The reading time the chapter's first markdown cell states, in minutes: the number it
+    types, or the stored value of its ``{eval}`reading.minutes``` role."""
     cells = [c for c in json.loads(path.read_text())["cells"] if c["cell_type"] == "markdown"]
-    if cells and computed(path):
-        values = [e["result"]["data"]["text/plain"]
-                  for e in cells[0].get("metadata", {}).get("user_expressions", [])
-                  if e["expression"] == "reading.minutes" and "data" in e["result"]]
-        return int(values[0]) if values else None
-    m = STATED.search(_src(cells[0])) if cells else None
+    if not cells:
+        return None
+    if STATED_EVAL.search(_src(cells[0])):
+        for item in cells[0].get("metadata", {}).get("user_expressions", []):
+            if item.get("expression") == "reading.minutes":
+                text = item.get("result", {}).get("data", {}).get("text/plain", "")
+                return int(text) if text.isdigit() else None
+        return None
+    m = STATED.search(_src(cells[0]))
     return int(m.group(1)) if m else None
-
-
-def computed(path: Path) -> bool:
-    """Whether the chapter's opening computes its reading time ({eval}`reading.minutes`)."""
-    cells = [c for c in json.loads(path.read_text())["cells"] if c["cell_type"] == "markdown"]
-    return bool(cells) and bool(COMPUTED.search(_src(cells[0])))
 
 
 def main() -> int:

@@ -13,6 +13,8 @@ import numpy as np
 import pytest
 
 from companion import verdicts
+from companion.chapters.learned_directions import summaries as ld
+from companion.chapters.two_steps import summaries as ts
 from companion.core.runs import Run, Runs
 from companion.presentation.reading import reading_time
 
@@ -42,9 +44,6 @@ def test_a_verdict_is_absent_without_its_stored_runs():
 
 def test_the_verdicts_read_what_the_chapters_quote(stored):
     """A verdict's numbers are its chapter's summary values (spot checks of each kind)."""
-    from companion.chapters.learned_directions import summaries as ld
-    from companion.chapters.two_steps import summaries as ts
-
     v = verdicts.read(stored)
     finite = ts.phase_check(stored["E15"], stored["E16"])
     assert v.count.agree == finite.agree_all and v.count.points == finite.points

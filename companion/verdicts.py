@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Callable
 
+import matplotlib as mpl
 import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.text import Text
@@ -333,10 +334,12 @@ def _texts(fig) -> list:
 
 def natural_width(fig) -> float:
     """The figure's width on the page at its natural size, in CSS pixels: its tight box
-    (the book saves with ``bbox_inches="tight"``) at 100 pixels an inch."""
+    with the saved padding on both sides (the book saves with ``bbox_inches="tight"``) at
+    100 pixels an inch."""
     canvas = FigureCanvasAgg(fig)
     canvas.draw()
-    return fig.get_tightbbox(canvas.get_renderer()).width * 100
+    pad = mpl.rcParams["savefig.pad_inches"]
+    return (fig.get_tightbbox(canvas.get_renderer()).width + 2 * pad) * 100
 
 
 def smallest_text(fig) -> float:

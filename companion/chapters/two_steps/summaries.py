@@ -369,7 +369,7 @@ _PREDICTION_KEYS = tuple(f"{a}_{q}" for a in ("tanh", "st", "gelu")
     "taylor", "fail_max", "fail_act", "fail_point", "fail_N", "fail_k", "fail_pred",
     "fail_meas", "fail_low", "fail_high") + tuple(
     f"{t}_{q}" for t in ("st_k2", "st_k3", "gelu_k2")
-    for q in ("cross", "ci", "signal", "thr", "edge")) + (
+    for q in ("cross", "ci", "thr", "edge")) + (
     "gelu_k21", "gelu_k22", "gelu_m3", "st_k21", "st_k22", "st_m3", "gelu_sig_first",
     "gelu_sig_last", "gelu_floor_first", "gelu_floor_last", "gelu_N_first", "gelu_N_last")
 _ACT_SHORT = {"tanh": "tanh", "shifted_tanh": "st", "gelu": "gelu"}
@@ -396,10 +396,10 @@ def prediction(e4: Runs | None, e11: Runs | None, point=(0.38, 0.45),
     The crossing sizes at ``point`` (:func:`companion.core.finite_n.predicted_crossing`) for
     tanh(z + 1/2)'s k = 2 and k = 3 terms and GELU's k = 2 term (``st_k2``, ``st_k3``,
     ``gelu_k2``): ``_cross``, the N at which the predicted strength reaches the census's
-    threshold ``_thr`` (:func:`companion.chapters.finite_size.calibration.bbp_detection_strength` of
+    threshold ``_thr`` (:func:`companion.core.spikes.bbp_detection_strength` of
     the null run's edge ``_edge``, the E11 mean at ``edge_N``), ``_ci`` its interval from
-    the prediction's largest error above the floor, ``_signal`` the N at which the mean field
-    alone reaches it.
+    the prediction's largest error above the floor (the N at which the mean field alone
+    reaches it: :func:`~companion.core.finite_n.predicted_crossing` with ``signal_only``).
 
     GELU's k = 2 term (``dv-finite-n``): ``gelu_k21``, ``gelu_k22``, ``gelu_m3`` (kappa_{2,1},
     kappa_{2,2}, m_3; ``st_*`` the same for tanh(z + 1/2)), and at ``point`` its predicted
@@ -446,8 +446,6 @@ def prediction(e4: Runs | None, e11: Runs | None, point=(0.38, 0.45),
             thr = bbp_detection_strength(edge)
             c = predicted_crossing(*point, act, k=k, threshold=thr, rel_error=rel,
                                    log2_N=(9, 19))
-            s = predicted_crossing(*point, act, k=k, threshold=thr, rel_error=rel,
-                                   log2_N=(9, 19), signal_only=True)
             if tag == "gelu_k2":
                 gNs = sorted(default_step_runs(e11).where(activation=act, alpha1=point[0],
                                                         alpha2=point[1]).unique("N"))
@@ -460,7 +458,7 @@ def prediction(e4: Runs | None, e11: Runs | None, point=(0.38, 0.45),
                            gelu_N_first=gNs[0], gelu_N_last=gNs[-1])
             out.update({f"{tag}_cross": _size(c["N"]),
                         f"{tag}_ci": f"[{_size(c['low'])}, {_size(c['high'])}]",
-                        f"{tag}_signal": _size(s["N"]), f"{tag}_thr": fmt(thr, 3),
+                        f"{tag}_thr": fmt(thr, 3),
                         f"{tag}_edge": fmt(edge, 3)})
     return Numbers(**out)
 
@@ -475,7 +473,7 @@ _PHASE_CHECK_KEYS = ("Ns_pred", "fewer_last", "more_last", "onset", "onset_a1", 
                      "ho_median", "ho_max", "ho_k0", "ho_floor", "N_pred_last", "caught_up")
 
 
-def phase_check(e15: Runs | None, e16: Runs | None) -> Numbers:
+def phase_check(e15: Runs | None, e16: Runs | None, held_out: bool = False) -> Numbers:
     """The numbers of the finite-N phase diagram and its check (``fig-ts-finite-phase``,
     ``fig-ts-grid-check``; every number "n/a" without the stored runs):
 
@@ -492,10 +490,11 @@ def phase_check(e15: Runs | None, e16: Runs | None) -> Numbers:
       from the prediction, with both counts ("none" if none); ``above``/``below``: how many
       seeds counted more / fewer than predicted; ``edge_range``: the null edges measured;
     * the prediction's error on E16's points, which the stored grids of E4 and E11 do not
-      hold (a held-out set; :func:`companion.chapters.two_steps.prediction.prediction_errors`):
-      ``ho_median``, ``ho_max`` over the ``ho_terms`` terms k >= 1 above their floor;
-      ``ho_k0``: the range of the first spike's relative error; ``ho_floor``: that of the
-      terms at their floor (k >= 3);
+      hold (a held-out set; :func:`companion.chapters.two_steps.prediction.prediction_errors`),
+      with ``held_out=True`` only (a prediction at every point and size: seconds, which the
+      chapter's Run all does without; else "n/a"): ``ho_median``, ``ho_max`` over the
+      ``ho_terms`` terms k >= 1 above their floor; ``ho_k0``: the range of the first spike's
+      relative error; ``ho_floor``: that of the terms at their floor (k >= 3);
     * ``caught_up``: the points whose median count misses the prediction at a smaller size
       and equals it in every seed at ``N_largest`` ("none" if none);
     * ``N_pred_first``, ``N_pred_last``: E15's smallest and largest size; ``agree_all_est``:
@@ -546,7 +545,7 @@ def phase_check(e15: Runs | None, e16: Runs | None) -> Numbers:
     caught = sorted({(r["alpha1"], r["alpha2"]) for r in misses if r["N"] < N_largest}
                     & {(r["alpha1"], r["alpha2"]) for r in big if r["agree"] == r["seeds"]})
     edges = np.concatenate([r["edge_null"] for r in rows])
-    held = prediction_rows(None, e16) if "strength_k0" in e16[0].result else []
+    held = prediction_rows(None, e16) if held_out and "strength_k0" in e16[0].result else []
     err = prediction_errors(held).get(GRID_CHECK_ACTIVATION, {})
     k0 = [100 * r["rel_error"] for r in held if r["k"] == 0]
     floor = [100 * r["rel_error"] for r in held if r["k"] >= 3 and not r["above_floor"]]

@@ -265,10 +265,7 @@ def measurements(emergence: Numbers, pred: Numbers, finite: Numbers, phase: Numb
         ("census = prediction at the largest N", f"{f.agree_largest} {f.agree_largest_ci}"),
         ("  against each run's own null edge", f"{f.agree_seed_all} {f.agree_seed_all_ci}"),
         ("  seeds above, below the prediction", f"{f.above}, {f.below}"),
-        ("  null runs' bulk edges", f.edge_range),
-        ("held-out prediction error: median, largest", f"{f.ho_median}, {f.ho_max} "
-         f"({f.ho_terms} terms)"),
-        ("  first spike; terms at their floor", f"{f.ho_k0}; {f.ho_floor}")])
+        ("  null runs' bulk edges", f.edge_range)])
     lines += _rows("The exponent check", [
         ("float32 against float64, largest relative change", exponents.precision)])
     return "\n".join(lines)

@@ -116,6 +116,18 @@ def test_stored_grid_check_supports_what_the_chapter_says():
             assert r["predicted"] == 3 and r["agree"] == r["seeds"]
 
 
+def test_the_held_out_error_is_computed_on_request():
+    """The grid check's points are a held-out test of the prediction's strengths (the stored
+    grids it was compared with do not hold them): computed with held_out=True, left out of
+    the chapter's Run all (n/a), where the census's agreement is the check it shows."""
+    from companion.core import store
+    e15, e16 = store.load("E15"), store.load("E16")
+    assert summaries.phase_check(e15, e16).ho_median == "n/a"
+    out = summaries.phase_check(e15, e16, held_out=True)
+    assert out.ho_median.endswith("%") and float(out.ho_max.rstrip("%")) < 10
+    assert int(out.ho_terms) >= 30
+
+
 # four two-step runs with null runs at N = 2048: out of the quick loop
 @pytest.mark.slow
 def test_simulate_s_predicted_count_is_the_census_s_off_the_lines():

@@ -255,15 +255,19 @@ def measurements(emergence: Numbers, pred: Numbers, finite: Numbers, phase: Numb
         ("tanh, k = 2 at Λ = 1, over the stored N: strength", f"{e.a_k2_tanh_first} to "
          f"{e.a_k2_tanh_last} (slope {e.a_k2_tanh_slope})")])
     lines += _rows("The phase diagram", [
-        ("wrong signs with the chapter's runs (measured above)",
-         f"{phase.wrong} ({phase.wrong_up})")])
+        ("wrong signs with the chapter's runs; of them, measured above",
+         f"{phase.wrong}; {phase.wrong_up}")])
     lines += _rows("The phase diagram at a finite N", [
         ("predicted count = limit's, share of the square", f.at_limit),
         ("  at N = " + str(f.Ns_pred).split(", ")[-1] + ": fewer, more than the limit",
          f"{f.fewer_last}, {f.more_last}"),
         (f"where the second spike starts along α1 = {f.onset_a1}: α2 =", f.onset),
-        ("census = prediction at the largest N", f"{f.agree_largest} {f.agree_largest_ci}"),
-        ("  against each run's own null edge", f"{f.agree_seed_all} {f.agree_seed_all_ci}"),
+        (f"census agrees with the prediction at N = {f.N_largest}",
+         f"{f.agree_largest} {f.agree_largest_ci}"),
+        ("  at every N, against each run's own null edge",
+         f"{f.agree_seed_all} {f.agree_seed_all_ci}"),
+        (f"  points counted below the limit at N = {f.N_largest}",
+         f"{f.below_limit} of {f.points}"),
         ("  seeds above, below the prediction", f"{f.above}, {f.below}"),
         ("  null runs' bulk edges", f.edge_range)])
     lines += _rows("The exponent check", [

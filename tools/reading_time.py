@@ -71,10 +71,24 @@ def minutes(n_words: int) -> int:
     return max(5, 5 * round(n_words / WORDS_PER_MINUTE / 5))
 
 
+#: the opening that computes its reading time (companion.presentation.reading): the role's
+#: value is stored in the cell's metadata by tools/execute_chapter.py
+STATED_EVAL = re.compile(r"Reading time:\s+about\s+\{eval\}`reading\.minutes`\s+minutes")
+
+
 def stated(path: Path) -> int | None:
-    """The reading time the chapter's first markdown cell states, in minutes."""
+    """The reading time the chapter's first markdown cell states, in minutes: the number it
+    types, or the stored value of its ``{eval}`reading.minutes``` role."""
     cells = [c for c in json.loads(path.read_text())["cells"] if c["cell_type"] == "markdown"]
-    m = STATED.search(_src(cells[0])) if cells else None
+    if not cells:
+        return None
+    if STATED_EVAL.search(_src(cells[0])):
+        for item in cells[0].get("metadata", {}).get("user_expressions", []):
+            if item.get("expression") == "reading.minutes":
+                text = item.get("result", {}).get("data", {}).get("text/plain", "")
+                return int(text) if text.isdigit() else None
+        return None
+    m = STATED.search(_src(cells[0]))
     return int(m.group(1)) if m else None
 
 

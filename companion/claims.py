@@ -191,7 +191,7 @@ CLAIMS: list[Claim] = [
           "test_the_phase_diagram_s_count_at_a_tiny_size_is_the_census_s", ("E15", "E16")),
     Claim(r"Each term crosses the spiked-matrix threshold when its separate strength, growing "
           r"as $N^{\alpha_2 - k(1/2 - \alpha_1)}$, passes it; the last terms are out of reach",
-          "companion derives, measures", "fig-ts-strengths",
+          "companion derives, measures", "fig-ts-emergence",
           "tests/core/test_spikes.py::test_census_counts_spikes_on_the_powers_of_a_above_the_null_edge",
           ("E11",)),
     Claim(r"Term $k$ of $W_2$ has size $N^{\alpha_2 - k(1/2 - \alpha_1)}$; at laptop sizes "

@@ -76,8 +76,9 @@ print(json.dumps({
 
 
 #: what a reader's environment must not hold: the test runner, the browser driver, the
-#: linters and checkers, the grader, the book's builder (distribution names, normalized)
-TOOLS = {"pytest", "nbval", "nbclient", "playwright", "ruff", "import-linter", "mypy",
+#: linters and checkers, the grader, the book's builder (distribution names, normalized;
+#: not nbclient, which JupyterLab's nbconvert brings)
+TOOLS = {"pytest", "nbval", "playwright", "ruff", "import-linter", "mypy",
          "pypdf", "zizmor", "check-jsonschema", "build", "pytest-xdist", "otter-grader",
          "jupyter-book", "sphinx", "myst-nb", "pre-commit"}
 

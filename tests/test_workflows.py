@@ -75,6 +75,14 @@ def test_dependabot_config_matches_its_schema():
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
 
 
+def test_pre_commit_runs_the_pinned_zizmor():
+    import re
+    pin = re.search(r"^zizmor==(\S+)$", (ROOT / "requirements.txt").read_text(), re.M)
+    hooks = (ROOT / ".pre-commit-config.yaml").read_text()
+    rev = re.search(r"zizmor-pre-commit\s+rev:\s*v(\S+)", hooks)
+    assert pin and rev and pin.group(1) == rev.group(1)
+
+
 def test_actionlint_where_installed():
     actionlint = shutil.which("actionlint")
     if actionlint is None:

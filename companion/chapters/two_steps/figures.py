@@ -45,7 +45,7 @@ def _readable(fig, size: float = MIN_FONT):
     from matplotlib.text import Text
 
     for ax in fig.axes:
-        for axis, key in ((ax.xaxis, "xtick.labelsize"), (ax.yaxis, "ytick.labelsize")):
+        for axis in (ax.xaxis, ax.yaxis):
             ticks = axis.get_ticklabels()
             current = ticks[0].get_fontsize() if ticks else 0
             if current < size:

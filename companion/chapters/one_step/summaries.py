@@ -236,16 +236,22 @@ def _shapes(runs: Runs) -> dict:
 def rectangular(runs: Runs) -> Numbers:
     """The numbers of ``os-obs-rectangular`` and of ``fig-os-transition-phi``'s caption, from
     the runs of ``TRANSITION`` at phi = N/d = 1/2 and 2: ``eta_c_half``, ``eta_c_two`` (the
-    thresholds), ``edge_half``, ``edge_two`` (the bulk edges 1 + sqrt(phi)); ``N``: the
-    larger dimension; ``seeds``. A shape the runs lack reads "n/a"."""
+    thresholds), ``edge_half``, ``edge_two`` (the bulk edges 1 + sqrt(phi)); at eta = 3,
+    ``cos2_half``, ``cos2_two`` (cos^2(v1, beta*), mean over the seeds) against
+    ``cos2_half_th``, ``cos2_two_th`` (``os-conj-bbp``); ``N``: the larger dimension;
+    ``seeds``. A shape the runs lack reads "n/a"."""
     runs = _checked(runs)
     shapes = _shapes(runs)
     out = dict(N=max(max(int(r["N"]), int(r.params.get("d", r["N"]))) for r in runs),
                seeds=len(runs.unique("seed")))
     for phi, name in ((0.5, "half"), (2.0, "two")):
-        r0 = shapes[phi][0] if phi in shapes else None
+        r = shapes.get(phi)
+        r0 = None if r is None else r[0]
+        k = None if r0 is None else _column(r0["eta"], ETA_RECT, "eta")
         out[f"eta_c_{name}"] = "n/a" if r0 is None else fmt(r0["eta_c"])
         out[f"edge_{name}"] = "n/a" if r0 is None else fmt(r0["edge"])
+        out[f"cos2_{name}"] = "n/a" if r0 is None else fmt_fixed(r.mean("cos2_beta")[k], 2)
+        out[f"cos2_{name}_th"] = "n/a" if r0 is None else fmt_fixed(r0["theory_cos2"][k], 2)
     return Numbers(**out)
 
 

@@ -121,7 +121,10 @@ def test_rectangular_per_shape_and_missing_shape():
     assert (ns.N, ns.seeds) == ("100", "2")
     assert (ns.edge_half, ns.edge_two) == ("1.71", "2.41")
     assert ns.eta_c_half == ns.eta_c_two == "1.17"     # the synthetic runs share eta_c
-    assert summary.rectangular(_transition_runs(N=50, d=100)).edge_two == "n/a"
+    # measured at eta = 3: the mean of 0.3 +- 0.01 over the two seeds, against 0.3
+    assert (ns.cos2_half, ns.cos2_half_th, ns.cos2_two) == ("0.30", "0.30", "0.30")
+    half = summary.rectangular(_transition_runs(N=50, d=100))
+    assert half.edge_two == half.cos2_two == half.cos2_two_th == "n/a"
     lines = summary.rectangular_table(rect).splitlines()
     assert lines[0] == "at eta = 3:"
     assert [ln.split()[:3] for ln in lines[2:]] == [["0.5", "50", "100"], ["2", "100", "50"]]

@@ -3,7 +3,8 @@
 The first markdown cell of the introduction and of every numbered chapter has a paragraph
 starting "**What you will see**" and states "Reading time: about N minutes", N a multiple
 of 5 within 5 minutes of the chapter's words at 200 a minute (tools/reading_time.py counts
-them: the prose outside the solutions and the figures' captions).
+them: the prose outside the solutions and the figures' captions), or, where the opening
+computes it ({eval}`reading.minutes`), exactly the rule of companion.presentation.reading.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ sys.path.insert(0, str(ROOT / "tools"))
 
 import numbering  # noqa: E402
 import reading_time  # noqa: E402
+
+from companion.presentation import reading  # noqa: E402
 
 CHAPTERS = [path for doc, number, path in numbering.notebooks()
             if number is not None or doc == numbering.toc()[0][0]]
@@ -39,6 +42,10 @@ def test_the_opening_says_what_the_reader_will_see(path):
 def test_the_stated_reading_time_matches_the_words(path):
     stated = reading_time.stated(path)
     assert stated is not None, f"{path.name}: no 'Reading time: about N minutes'"
+    if reading_time.computed(path):     # {eval}`reading.minutes`: the rule, exactly
+        rule = reading.reading_time(path).minutes
+        assert stated == rule, f"{path.name}: stores {stated} minutes, the rule gives {rule}"
+        return
     words = reading_time.words(path)
     exact = words / reading_time.WORDS_PER_MINUTE
     assert stated % 5 == 0 and abs(stated - exact) <= 5, (

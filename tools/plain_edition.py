@@ -315,6 +315,8 @@ def plain_markdown(text: str, book: Book, stem: str, anchors: bool = False) -> s
         if target is not None and target.numbered:
             kind = target.name
         head = f"**{kind} ({arg}).**" if arg else f"**{kind}.**"
+        if name in ("admonition", "dropdown") and arg:      # a box titled by its author
+            head = f"**{arg}.**"
         anchor = f'<a name="{opts["label"]}"></a>\n\n' if "label" in opts and anchors else ""
         return anchor + _quote(f"{head}\n\n{body}") + "\n"
     text = TARGET.sub("", text)

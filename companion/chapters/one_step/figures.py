@@ -30,6 +30,7 @@ from companion.core.runs import Runs
 from companion.core.targets import target_moments
 from companion.core.theory import one_step_theta
 from companion.presentation import plotting as cplt
+from companion.presentation.book import power
 from companion.presentation.figures import log_axis, new_figure
 
 #: the figures' width in inches (natural width about 500 CSS pixels: the book shows the
@@ -121,6 +122,16 @@ def _sizes_title(sets) -> str:
     return "; ".join(parts)
 
 
+def _decades(ax) -> None:
+    """A log y axis labelled at its powers of ten as a reader writes them (10⁻², plain
+    text: no mathtext to lay out) and without minor ticks."""
+    low, high = ax.get_ylim()
+    powers = range(int(np.floor(np.log10(low))), int(np.ceil(np.log10(high))) + 1)
+    ax.set_yticks([10.0 ** p for p in powers], [power(10, p) for p in powers])
+    ax.set_ylim(low, high)
+    ax.minorticks_off()
+
+
 def _square(runs: Runs) -> Runs:
     """The runs with N = d (the transition's stored runs carry no d: they are square)."""
     return runs.where(lambda r: r.params.get("d", r.params["N"]) == r.params["N"])
@@ -159,6 +170,7 @@ def rank_one(runs: Runs):
                      label=r"slope $-1/2$")
     log_axis(ax, Ns, close="blank", label=SIZE_LABEL)
     ax.set_yscale("log")
+    _decades(ax)
     ax.set_ylabel("operator norm")
     ax.set_title("the gradient at initialisation")
     handles, labels = ax.get_legend_handles_labels()
@@ -406,6 +418,7 @@ def directions(runs: Runs):
             cplt.theory_line(ax, Ns, 1 / Ns, color=P["null"], linestyle=":")
             log_axis(ax, Ns, close="blank", label=SIZE_LABEL if ax is axes[-1] else None)
         ax.set_yscale("log")
+        _decades(ax)
         ax.set_ylabel(r"$\cos^2(v_1, \beta^*_k)$")
         ax.set_title(title)
     _legend(fig, list(handles.values())

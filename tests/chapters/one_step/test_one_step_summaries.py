@@ -203,6 +203,11 @@ def test_directions_from_real_runs(tiny):
     assert ns.mix_he3_spread == fmt(mix.max() / np.median(mix), 2)
     he3_small = runs.where(N=40, target="he3").mean("cos2")[0]
     assert ns.he3_ratio == fmt(he3_small / he3.mean("cos2")[0], 2)
+    # the predicted fall of the noise level between the two sizes: about their ratio
+    level_small = runs.where(N=40, target="he3")[0]["theory_cos2"][0]
+    assert ns.he3_ratio_th == fmt(level_small / he3[0]["theory_cos2"][0], 2)
+    assert 1.2 < float(ns.he3_ratio_th) < 2.5
+    assert ns.he1_th == fmt(runs.where(N=80, target="he1")[0]["theory_cos2"][0])
     assert float(ns.he1_cos2) > 10 * float(ns.he3_cos2)    # He_1 learned, He_3 not
     with pytest.raises(ValueError, match="missing: he1\\+he3"):
         summary.directions(runs.where(lambda r: r["target"] != "he1+he3"))

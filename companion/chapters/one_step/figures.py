@@ -418,9 +418,9 @@ def directions(runs: Runs):
             cplt.theory_line(ax, Ns, 1 / Ns, color=P["null"], linestyle=":")
             log_axis(ax, Ns, close="blank", label=SIZE_LABEL if ax is axes[-1] else None)
         ax.set_yscale("log")
-        _decades(ax)
         ax.set_ylabel(r"$\cos^2(v_1, \beta^*_k)$")
         ax.set_title(title)
+    _decades(axes[0])                   # shared by both panels: once every seed is drawn
     _legend(fig, list(handles.values())
             + [_line(r"theory, $\mu^* \neq 0$"), _line(r"noise level, $\mu^* = 0$",
                                                      linestyle="--"),

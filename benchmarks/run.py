@@ -3,7 +3,7 @@
     python benchmarks/run.py                  # every part
     python benchmarks/run.py --only cli,store # some parts; the others' results are kept
     python benchmarks/run.py --quick          # a smoke run of the same code, small sizes
-    python benchmarks/run.py --write-tables   # README's and book/instructors.md's tables
+    python benchmarks/run.py --write-tables   # benchmarks/README.md's and book/instructors.md's tables
     python -m pyperf stats benchmarks/results.pyperf.json   # pyperf's view of every series
 
 Every goal is a ratio against a baseline timed in the same run, on the same machine:
@@ -478,7 +478,7 @@ def _blas(m) -> str:
 
 
 def markdown_table(results: dict) -> str:
-    """The README's tables, rendered from a results.json."""
+    """benchmarks/README.md's tables, rendered from a results.json."""
     m = results["machine"]
     when = {}
     for part, info in results.get("measured", {}).items():
@@ -603,8 +603,8 @@ def _load_text(results: dict, part: str) -> str:
 
 #: the places whose tables benchmarks/run.py --write-tables regenerates, between the markers
 TABLES = {
-    "README.md": ("<!-- benchmark table: start -->", "<!-- benchmark table: end -->",
-                  "markdown_table"),
+    "benchmarks/README.md": ("<!-- benchmark table: start -->",
+                             "<!-- benchmark table: end -->", "markdown_table"),
     "book/instructors.md": ("<!-- chapter times: start -->", "<!-- chapter times: end -->",
                             "chapter_times_table"),
 }
@@ -639,9 +639,9 @@ def main() -> None:
     parser.add_argument("--memory-dtype", default="float32")
     parser.add_argument("--out", default=str(RESULTS))
     parser.add_argument("--table", action="store_true",
-                        help="print the README's tables from --out and exit")
+                        help="print benchmarks/README.md's tables from --out and exit")
     parser.add_argument("--write-tables", action="store_true",
-                        help="rewrite the tables of README.md and book/instructors.md from "
+                        help="rewrite the tables of benchmarks/README.md and book/instructors.md from "
                              "--out and exit")
     args = parser.parse_args()
     out = Path(args.out)

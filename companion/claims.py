@@ -7,14 +7,28 @@ This table is the single source of truth; the page ``book/registry.md`` is gener
 it (``python -m companion.claims > book/registry.md``) and ``tests/test_claims.py`` checks
 that the page is up to date and that every entry exists (the figure in exactly one chapter,
 the test, the experiment and its data file), and that every experiment is mapped.
+
+A claim types no number: where it quotes one it writes ``⟨name.key⟩``, the value ``key``
+of the chapter's summaries function :data:`SUMMARIES` names ``name``, called on the stored
+runs as the chapter calls it, so that the registry reads the numbers the chapters print
+(``tests/test_claims.py`` compares each with its chapter's).
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
+from typing import Callable
 
+from companion.chapters.finite_size import summaries as fs_summaries
+from companion.chapters.learned_directions import summaries as ld_summaries
+from companion.chapters.learned_directions import transect_summaries
+from companion.chapters.reuse_vs_fresh import summaries as rf_summaries
+from companion.chapters.two_steps import summaries as ts_summaries
+from companion.core import store
+from companion.presentation.book import power
 from companion.reproduce import CATALOG
 
 #: The paper's abstract (arXiv 2605.17767), word for word: the only text of the paper the
@@ -53,6 +67,68 @@ ABSTRACT = (
 DATA_DIR = "companion/data/paper"
 #: Where the book's build draws each experiment's figure as a PDF (book/_ext/registry_figures.py)
 FIGURES_DIR = "_build/figures"
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a group of the registry's numbers comes from: the chapter that quotes them, its
+    summaries function and the stored experiments it is called with, in order."""
+
+    chapter: str
+    function: Callable
+    experiments: tuple = ()
+
+    @property
+    def name(self) -> str:
+        """``chapter.module.function``, as the report to the lead lists it."""
+        module = self.function.__module__.removeprefix("companion.chapters.")
+        return f"{module}.{self.function.__name__}"
+
+
+#: The chapters' summaries functions the registry reads: a claim writes a number as
+#: ⟨name.key⟩ (name a key here, key one of the function's numbers)
+SUMMARIES: dict[str, Source] = {
+    "finite": Source("two_steps", ts_summaries.phase_check, ("E15", "E16")),
+    "content": Source("learned_directions", ld_summaries.spike_content, ("E12",)),
+    "learned": Source("learned_directions", ld_summaries.learned, ("E12",)),
+    "limits": Source("learned_directions", ld_summaries.limits),
+    "tr": Source("learned_directions", transect_summaries.transects, ("E14",)),
+    "readout": Source("reuse_vs_fresh", rf_summaries.readout, ("E17",)),
+    "calib": Source("finite_size", fs_summaries.calibration, ("E13",)),
+}
+#: a number in a claim: ⟨name.key⟩
+PLACEHOLDER = re.compile("⟨(\\w+)\\.(\\w+)⟩")
+
+
+@lru_cache(maxsize=1)
+def numbers() -> dict[str, dict[str, str]]:
+    """Every group of :data:`SUMMARIES` on the stored runs ("n/a" where they are absent)."""
+    return {name: src.function(*(store.load(e) for e in src.experiments)).as_dict()
+            for name, src in SUMMARIES.items()}
+
+
+#: a number in a program's notation, as a summary may still write a size ("1.0e6")
+_PROGRAM = re.compile(r"[-+]?\d+(?:\.\d+)?e[-+]?\d+")
+
+
+def _reader(match) -> str:
+    mantissa, exponent = match.group(0).split("e")
+    mantissa = mantissa.rstrip("0").rstrip(".") if "." in mantissa else mantissa
+    ten = power(10, int(exponent))
+    return ten if mantissa == "1" else f"{mantissa} \u00d7 {ten}"
+
+
+def shown(value: str) -> str:
+    """A summary's value as the registry writes it: a number in a program's notation
+    (``"1.0e6"``, ``"1.9e5"``) as a reader writes it (``"10⁶"``, ``"1.9 × 10⁵"``), every
+    other value unchanged."""
+    return _PROGRAM.sub(_reader, value)
+
+
+def fill(text: str, values: dict | None = None) -> str:
+    """``text`` with each ⟨name.key⟩ replaced by its value (:func:`numbers`)."""
+    values = numbers() if values is None else values
+    return PLACEHOLDER.sub(lambda m: shown(values[m.group(1)][m.group(2)]), text)
 
 
 @dataclass(frozen=True)
@@ -106,9 +182,10 @@ CLAIMS: list[Claim] = [
           "tests/chapters/two_steps/test_two_steps_experiments.py::test_spike_emergence_run_at_a_tiny_size",
           ("E11",)),
     Claim(r"At a finite $N$ the census counts the terms whose predicted separate strength "
-          r"clears its need: the finite-$N$ phase diagram approaches the formula's lines "
-          r"slowly ($N = 10^3$ to $10^6$); checked by simulation at 12 points off the lines "
-          "(134 of 144 runs agree), with exact intervals", "companion derives, measures",
+          r"clears its need: the finite-$N$ phase diagram, predicted at $N$ = "
+          r"⟨finite.Ns_pred⟩, approaches the formula's lines slowly; checked by simulation "
+          "at ⟨finite.points⟩ points off the lines (⟨finite.agree_all⟩ runs agree, exact interval "
+          "⟨finite.agree_all_ci⟩)", "companion derives, measures",
           "fig-ts-finite-phase",
           "tests/chapters/two_steps/test_two_steps_phase_check.py::"
           "test_the_phase_diagram_s_count_at_a_tiny_size_is_the_census_s", ("E15", "E16")),
@@ -155,36 +232,44 @@ CLAIMS: list[Claim] = [
           r"spike $\mathrm{He}_3$ (and some $\mathrm{He}_1$), beyond what the fresh batch's "
           r"spikes carry at the same $N$ and seed (the control with the same data noise; the "
           r"null run only repeats chance $1/d$); the $k = 1$ spike carries neither (at "
-          r"$N = 4096$ a $\cos^2$ of about 0.002 with $\mathrm{He}_3$, the fresh level, against "
-          r"0.05 for the $k = 2$ spike)",
+          r"$N$ = ⟨content.N⟩ a $\cos^2$ of ⟨content.k1_he3⟩ with $\mathrm{He}_3$, at its "
+          r"fresh level ⟨learned.k1_he3_fresh⟩, against ⟨content.k2_he3⟩ for the $k = 2$ "
+          r"spike)",
           "companion measures", "fig-ts-content",
           "tests/chapters/learned_directions/test_learned_directions_experiments.py::"
           "test_stored_e12_the_k2_spike_carries_he3_beyond_every_null_spike", ("E12",)),
     Claim(r"In the limit the $k = 2$ spike's own part carries both directions, more "
-          r"$\mathrm{He}_1$ than $\mathrm{He}_3$ ($\cos^2$ about 0.016 and 0.009), the $k = 1$ "
-          r"term neither; by the finite-$N$ mean field its $\mathrm{He}_3$ content peaks near "
-          r"$N = 10^5$ first", "companion derives",
+          r"$\mathrm{He}_1$ than $\mathrm{He}_3$ ($\cos^2$ ⟨limits.lim_k2_he1⟩ and "
+          r"⟨limits.lim_k2_he3⟩), the $k = 1$ term neither (⟨limits.lim_k1⟩ with either); by the "
+          r"finite-$N$ mean field its $\mathrm{He}_3$ content peaks first, near $N \approx$ "
+          r"⟨limits.N_peak⟩", "companion derives",
           "fig-ld-path",
           "tests/chapters/learned_directions/test_learned_directions_limits.py::"
           "test_limit_content_of_the_expansion", ("E12",)),
     Claim(r"Across the lines: the $k = 1$ term's growth changes sign at "
-          r"$\alpha_1 + \alpha_2 = 1/2$ with no $k = 1$ spike counted at these sizes; across "
-          r"$2 \alpha_1 + \alpha_2 = 1$ the $k = 2$ term grows and carries $\mathrm{He}_3$ on "
-          "both sides, the line showing only as a change of its growth rate (by the "
+          r"$\alpha_1 + \alpha_2 = 1/2$ (slopes in $\log N$ ⟨tr.c_slopes⟩), with a $k = 1$ "
+          r"spike counted in ⟨tr.c_counted⟩ of ⟨tr.c_units⟩ runs up to $N$ = ⟨tr.N_max⟩; across "
+          r"$2 \alpha_1 + \alpha_2 = 1$ the $k = 2$ term ⟨tr.l_sides⟩ and carries "
+          r"$\mathrm{He}_3$ there, the line showing only as a change of its growth "
+          "rate (slopes ⟨tr.l_slope_below⟩ below, ⟨tr.l_slope_above⟩ above; by the "
           "prediction, a limit no reachable $N$ sees)",
           "companion measures", "fig-ts-transects",
           "tests/chapters/learned_directions/test_learned_directions_summaries.py::"
           "test_the_stored_transects_in_numbers_and_in_a_table", ("E14",)),
     Claim(r"A ridge readout on $\sigma(W x)$ (the companion's own measurement; the paper "
           r"states nothing on test error): one step lowers the $\mathrm{He}_1$ test error below "
-          r"$W_0$'s; at $N \le 512$ the fresh batch's $W_2$ predicts better than the reused "
-          r"one and no first layer fits a pure $\mathrm{He}_3$ target", "companion measures",
+          r"$W_0$'s (⟨readout.h1_a_w0⟩ to ⟨readout.h1_a_w1⟩ at $N$ = ⟨readout.N⟩); at "
+          r"$N \le$ ⟨readout.N⟩ the fresh batch's $W_2$ predicts better than the reused one "
+          r"(reused minus fresh: ⟨readout.h1_a_gap⟩) and no first layer fits a pure "
+          r"$\mathrm{He}_3$ target", "companion measures",
           "fig-rf-readout",
           "tests/chapters/reuse_vs_fresh/test_reuse_vs_fresh_readout.py::"
           "test_one_step_lowers_the_first_order_error_on_unstored_seeds", ("E17",)),
     Claim("The census counts a rank-one term on the powers of $a$ once its strength passes "
-          "about the BBP value that clears the null run's edge by the census's 2% margin "
-          "(terms of known strength planted into null runs)", "companion measures",
+          "about the BBP value raised by the census's margin over the null run's edge (half "
+          "the seeds count it at ⟨calib.thr_range⟩ over the sizes, where that value is "
+          "⟨calib.margin_range⟩; terms of known strength planted into null runs)",
+          "companion measures",
           "fig-fs-calibration",
           "tests/chapters/finite_size/test_finite_size_calibration.py::test_stored_e13_half_detection_near_the_bbp_value",
           ("E13",)),
@@ -270,12 +355,15 @@ def render() -> str:
         "predecessors' one-step results the book builds on: the figure that shows it, the "
         "test that checks it (under `tests/`), and the stored paper-scale runs behind the "
         "figure, as tables (CSV) and the figure itself (PDF). `tests/test_claims.py` checks "
-        "that every entry exists.",
+        "that every entry exists. The numbers are the chapters' own: each is computed by the "
+        "summaries function its chapter quotes it from, on the same stored runs, and the "
+        "test compares each with its chapter's. {doc}`ten_minutes` gives each statement of "
+        "the abstract its verdict in this companion.",
         "",
     ]
     for c in CLAIMS:
         data = "; ".join(f"{e} ({_downloads(e, ('csv',))})" for e in c.experiments)
-        lines.append(f"- **{c.source[0].upper() + c.source[1:]}.** {c.claim}. Shown in "
+        lines.append(f"- **{c.source[0].upper() + c.source[1:]}.** {fill(c.claim)}. Shown in "
                      f"{{numref}}`{c.figure}`; checked by {_test_cell(c.test)}"
                      + (f"; data: {data}." if data else "."))
     lines += [

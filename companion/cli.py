@@ -10,10 +10,9 @@ import sys
 from companion import __version__
 from companion import reproduce as rp
 from companion.core.activations import NAMED_ACTIVATIONS
+from companion.core.network import BATCHES
 from companion.simulate import RUN_DEFAULTS as D
 from companion.simulate import simulate
-
-BATCHES = ("reused", "fresh")
 
 
 def _fail(message: str, command: str | None = None) -> int:

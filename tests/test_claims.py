@@ -12,6 +12,7 @@ import pytest
 
 from companion import claims
 from companion import reproduce as rp
+from companion.core import store
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -113,3 +114,108 @@ def test_the_built_registry_offers_each_figure_as_a_pdf(built_book):
     for path, eid in pdfs:
         data = (built_book / path).read_bytes()
         assert data.startswith(b"%PDF") and len(data) > 5000, (eid, len(data))
+
+
+# --- the registry's numbers are the chapters' (issue 42) ---------------------------------
+
+#: every number the registry quotes: (name, key) of a chapter's summary
+QUOTED = sorted({m.groups() for c in claims.CLAIMS for m in claims.PLACEHOLDER.finditer(c.claim)})
+#: a chapter's code: ``from companion.chapters.<chapter> import a, b as c``
+IMPORT = re.compile(r"^from (companion\.chapters\.\w+) import \(?([^)\n]+)\)?", re.M)
+BINDING = re.compile(r"^(\w+) = (\w+)\.(\w+)\(([^\n]*)\)", re.M)
+LOADED = re.compile(r"^(\w+) = store\.load\(\"(E\d+)\"\)", re.M)
+
+
+def _chapter_code(chapter: str) -> str:
+    """The code a chapter runs for its own pages: its code cells, without the exercises'
+    starters and solutions (which run alone)."""
+    cells = json.loads((ROOT / "book" / f"{chapter}.ipynb").read_text())["cells"]
+    return "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "code"
+                     and not {"exercise", "solution"} & set(c["metadata"].get("tags", [])))
+
+
+def chapter_calls(chapter: str) -> dict[str, tuple[str, tuple[str, ...]]]:
+    """{"module.function": (the name the chapter binds its value to, the stored experiments
+    it passes, in order)} for each call of a function of the chapters' packages that the
+    chapter binds to a name (its first such call)."""
+    code = _chapter_code(chapter)
+    modules = {}
+    for package, names in IMPORT.findall(code):
+        for name in names.split(","):
+            name, _, alias = name.strip().partition(" as ")
+            modules[(alias or name).strip()] = f"{package}.{name.strip()}"
+    loaded = dict(LOADED.findall(code))
+    calls: dict = {}
+    for var, alias, func, args in BINDING.findall(code):
+        if alias not in modules:
+            continue
+        eids = []
+        for arg in (a.strip() for a in args.split(",")):
+            found = re.findall(r"\"(E\d+)\"", arg)
+            eids += found if found else [loaded[arg]] if arg in loaded else []
+        calls.setdefault(f"{modules[alias]}.{func}", (var, tuple(eids)))
+    return calls
+
+
+def stored_values(chapter: str) -> dict[str, str]:
+    """Every {eval} value the chapter stores (its prose and its figures' captions)."""
+    cells = json.loads((ROOT / "book" / f"{chapter}.ipynb").read_text())["cells"]
+    return {e["expression"]: "".join(e["result"]["data"]["text/plain"])
+            for c in cells for e in c["metadata"].get("user_expressions", [])
+            if e.get("result", {}).get("status") == "ok"}
+
+
+def test_the_registry_quotes_numbers_and_each_is_a_summary_value():
+    assert len(QUOTED) >= 15
+    values = claims.numbers()
+    for name, key in QUOTED:
+        assert name in claims.SUMMARIES, name
+        assert key in values[name], (name, key, sorted(values[name]))
+
+
+@pytest.mark.parametrize("name,key", QUOTED, ids=[f"{n}.{k}" for n, k in QUOTED])
+def test_every_registry_number_is_its_chapters(name, key):
+    """The registry's number is the value of the summaries function its chapter quotes it
+    from, called by the chapter on the same stored runs; where the chapter's prose quotes
+    it, the value the chapter stores is the registry's."""
+    src = claims.SUMMARIES[name]
+    function = f"{src.function.__module__}.{src.function.__name__}"
+    calls = chapter_calls(src.chapter)
+    assert function in calls, (f"{src.chapter}.ipynb does not call {function}: the registry "
+                               f"reads a summary its chapter no longer uses")
+    var, eids = calls[function]
+    assert eids == src.experiments, (f"{src.chapter}.ipynb calls {function} on {eids}, "
+                                     f"the registry on {src.experiments}")
+    value = claims.numbers()[name][key]
+    fresh = src.function(*(store.load(e) for e in src.experiments)).as_dict()[key]
+    assert value == fresh and value != "n/a"
+    assert claims.shown(value) in claims.render()
+    chapter = stored_values(src.chapter).get(f"{var}.{key}")
+    if chapter is not None:
+        assert chapter == value, (f"{src.chapter} shows {var}.{key} = {chapter!r}, the "
+                                  f"registry {value!r}")
+
+
+def test_a_claim_types_no_number():
+    """A claim writes every number it quotes as a summary's value: outside its math no digit,
+    and in its math formulas only (no decimal, no number of three digits or more, no power
+    of ten). The check bites on the numbers the registry once typed."""
+
+    def typed(text: str) -> list[str]:
+        text = claims.PLACEHOLDER.sub(" ", text)
+        found = re.findall(r"\d+", re.sub(r"\$[^$]*\$", " ", text))
+        for math in re.findall(r"\$([^$]*)\$", text):
+            found += re.findall(r"\d+\.\d+|\d{3,}|10\^\{?\d", math)
+        return found
+
+    for c in claims.CLAIMS:
+        assert not typed(c.claim), (typed(c.claim), c.claim)
+    for old in ("(134 of 144 runs agree)", "at $N \\le 512$", "($N = 10^3$ to $10^6$)",
+                "the census's 2% margin", "$\\cos^2$ about 0.016", "at $N = 4096$ a"):
+        assert typed(old), old
+
+
+def test_a_number_in_a_programs_notation_is_written_as_a_reader_writes_it():
+    assert claims.shown("1.0e3, 1.0e4, 1.9e5") == "10³, 10⁴, 1.9 × 10⁵"
+    assert claims.shown("203 of 216") == "203 of 216"
+    assert claims.fill("at ⟨a.b⟩ runs", {"a": {"b": "1.0e6"}}) == "at 10⁶ runs"

@@ -41,8 +41,9 @@ def _markdown(path: Path) -> list[str]:
 
 def test_the_model_numbers_kinds_apart_and_the_pages_outside_the_chapters_together():
     """As the book does (checked against the built pages below): each kind has its own
-    counter; the introduction and the derivations page share theirs."""
-    assert BOOK["thm-one-step-limits"].name == "Theorem 1"
+    counter; the introduction, the ten-minute page and the derivations page share theirs."""
+    assert BOOK["tm-thm-regime"].name == "Theorem 1"            # the ten-minute page's first
+    assert BOOK["thm-one-step-limits"].name == "Theorem 2"
     assert BOOK["def-two-steps"].name == "Definition 2"
     intro_definitions = sum(1 for t in BOOK.values()
                             if t.doc == "book/intro" and t.kind == "definition")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -154,3 +155,26 @@ def test_store_cached_stores_only_sizes_whose_every_unit_is_cached(tmp_path, tin
     next((tmp_path / "cache" / "E16").glob("*.npz")).unlink()    # one unit of N = 40 lost
     with pytest.raises(ValueError, match="no size has every unit"):
         rp.store_cached("E16", "small", tmp_path / "again", tmp_path / "cache")
+
+
+def test_e17_csv_names_its_quantities():
+    """One row per run, batch, training size and weights, with the test error in a column
+    named for it (not reused_n4_W2_parts_1)."""
+    import csv
+
+    from companion.core import store
+    from companion.reproduce import tidy
+
+    runs = store.load("E17")
+    if runs is None:
+        pytest.skip("no stored runs (COMPANION_PAPER_DATA=off)")
+    rows = tidy.readout_rows(runs)
+    assert len(rows) == len(runs) * 2 * 2 * 4
+    path = Path(store.__file__).resolve().parents[1] / "data" / "paper" / "E17.csv"
+    with open(path) as fh:
+        stored = list(csv.DictReader(fh))
+    assert len(stored) == len(rows)
+    assert {"batch", "n_train_factor", "weights", "test_error", "test_error_he1"} <= set(stored[0])
+    assert not any("_n1_" in c or "_parts" in c for c in stored[0])
+    first = rows[0]
+    assert float(stored[0]["test_error"]) == pytest.approx(first["test_error"], abs=1e-6)

@@ -315,7 +315,7 @@ def plain_markdown(text: str, book: Book, stem: str, anchors: bool = False) -> s
         if target is not None and target.numbered:
             kind = target.name
         head = f"**{kind} ({arg}).**" if arg else f"**{kind}.**"
-        if name in ("admonition", "dropdown") and arg:      # a box titled by its author
+        if name == "admonition":            # a box headed by its own title (a dropdown's)
             head = f"**{arg}.**"
         anchor = f'<a name="{opts["label"]}"></a>\n\n' if "label" in opts and anchors else ""
         return anchor + _quote(f"{head}\n\n{body}") + "\n"
@@ -378,7 +378,9 @@ def plain_notebook(path: Path, book: Book) -> dict:
             cells.append(_markdown_cell(
                 f"**{name}.** {plain_roles(caption, book, stem)}",
                 f"{cell['id']}-caption", copy.deepcopy(meta)))
-    cells.insert(1, _markdown_cell(NOTICE.format(stem=stem), "plain-edition-notice"))
+    # after the title's cell (the first markdown cell: code cells may come before it)
+    title = next((i for i, c in enumerate(cells) if c["cell_type"] == "markdown"), 0)
+    cells.insert(title + 1, _markdown_cell(NOTICE.format(stem=stem), "plain-edition-notice"))
     nb["cells"] = renumbered(cells)
     return as_jupyterlab_writes(nb)
 

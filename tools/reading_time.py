@@ -30,10 +30,6 @@ import numbering  # noqa: E402
 
 WORDS_PER_MINUTE = 200
 STATED = re.compile(r"Reading time:\s+about\s+(\d+)\s+minutes")
-#: the opening that computes its reading time where it is shown (issue 41): the first code
-#: cell after the Colab cell sets ``reading = reading_time("<chapter>.ipynb")``
-#: (companion.presentation.reading) and the number is the value stored for the role
-COMPUTED = re.compile(r"Reading time:\s+about\s+\{eval\}`reading\.minutes`\s+minutes")
 SOLUTION_TAG = "solution"
 
 
@@ -75,27 +71,24 @@ def minutes(n_words: int) -> int:
     return max(5, 5 * round(n_words / WORDS_PER_MINUTE / 5))
 
 
-def _opening(path: Path) -> dict | None:
-    cells = [c for c in json.loads(path.read_text())["cells"] if c["cell_type"] == "markdown"]
-    return cells[0] if cells else None
-
-
-def computed(path: Path) -> bool:
-    """Whether the chapter's opening computes its reading time ({eval}`reading.minutes`)."""
-    cell = _opening(path)
-    return cell is not None and COMPUTED.search(_src(cell)) is not None
+#: the opening that computes its reading time (companion.presentation.reading): the role's
+#: value is stored in the cell's metadata by tools/execute_chapter.py
+STATED_EVAL = re.compile(r"Reading time:\s+about\s+\{eval\}`reading\.minutes`\s+minutes")
 
 
 def stated(path: Path) -> int | None:
-    """The reading time the chapter's first markdown cell states, in minutes (where it is
-    computed: the value stored for the role by tools/execute_chapter.py)."""
-    cell = _opening(path)
-    if cell is not None and computed(path):
-        values = {e["expression"]: e["result"]["data"].get("text/plain")
-                  for e in cell.get("metadata", {}).get("user_expressions", [])}
-        value = values.get("reading.minutes")
-        return int(value) if value and value.isdigit() else None
-    m = STATED.search(_src(cell)) if cell is not None else None
+    """The reading time the chapter's first markdown cell states, in minutes: the number it
+    types, or the stored value of its ``{eval}`reading.minutes``` role."""
+    cells = [c for c in json.loads(path.read_text())["cells"] if c["cell_type"] == "markdown"]
+    if not cells:
+        return None
+    if STATED_EVAL.search(_src(cells[0])):
+        for item in cells[0].get("metadata", {}).get("user_expressions", []):
+            if item.get("expression") == "reading.minutes":
+                text = item.get("result", {}).get("data", {}).get("text/plain", "")
+                return int(text) if text.isdigit() else None
+        return None
+    m = STATED.search(_src(cells[0]))
     return int(m.group(1)) if m else None
 
 

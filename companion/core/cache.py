@@ -1,4 +1,4 @@
-"""A result cache on disk for experiment sweeps (issue: reproduce at paper scale).
+"""A result cache on disk for experiment sweeps.
 
 One file per unit of work (one experiment, one parameter point, one seed), keyed by a hash of
 all parameters, the seed and the package version (``reproduce`` appends a fingerprint of the

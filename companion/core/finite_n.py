@@ -39,11 +39,10 @@ import numpy as np
 from numpy.polynomial import hermite_e
 
 from companion.core.activations import get_activation
-from companion.core.network import step_size
+from companion.core.network import BATCHES, step_size
 from companion.core.targets import Target, target_moments
 from companion.core.validation import alpha_exponent, choice, positive_int, positive_real
 
-BATCHES = ("reused", "fresh")
 #: quadrature nodes: the second layer's g, the pre-activation zeta, the remainder xi
 G_NODES, ZETA_NODES, XI_NODES = 32, 24, 8
 #: nodes per dimension of the quadrature over a sample (z_1..z_m, nu), by the number m of

@@ -1,4 +1,4 @@
-"""What the learned directions buy: a ridge readout on the features sigma(W x) (issue 32).
+"""What the learned directions buy: a ridge readout on the features sigma(W x).
 
 The paper trains the first layer only (the second layer stays frozen at a0). To ask what
 W1 and W2 have learned *for prediction*, this module throws a0 away and fits a new second

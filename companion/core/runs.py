@@ -133,8 +133,9 @@ def bootstrap_interval(values, level: float = 0.95, draws: int = 2000, seed: int
     With one value the interval is that value.
 
     Not for a mean or a fraction over a few seeds (use :mod:`companion.core.intervals`:
-    a t interval, an exact binomial one); kept for statistics with no such formula (the
-    half-detection strength of E13, the log-log slopes of ``fs-obs-convergence``)."""
+    a t interval, an exact binomial one); kept for statistics with no such formula over
+    many runs. (The chapters' slopes are fitted seed by seed and take a t interval; the
+    half-detection strength of E13 an exact one, ``finite_size.calibration.half_interval``.)"""
     v = np.asarray(values, float)
     if v.shape[0] == 0:
         raise ValueError("bootstrap_interval needs at least one value")

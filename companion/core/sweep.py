@@ -1,5 +1,5 @@
 """Run experiment sweeps: units of work (one parameter point, one seed) computed in parallel,
-cached on disk, resumable, with progress bars (issue: reproduce at paper scale).
+cached on disk, resumable, with progress bars.
 
 An :class:`Experiment` says which units a scale needs and how to compute one; :func:`run_sweep`
 computes the units that the :class:`~companion.core.cache.ResultCache` does not hold yet, with

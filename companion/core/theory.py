@@ -24,10 +24,9 @@ import numpy as np
 
 from companion.core.activations import get_activation
 from companion.core.gaussian import hermite
+from companion.core.network import BATCHES
 from companion.core.targets import Target
 from companion.core.validation import alpha_exponent, choice, positive_int, positive_real
-
-BATCHES = ("reused", "fresh")
 
 # Lambda's floor is taken with this tolerance so that points on a boundary line
 # alpha2 = k (1/2 - alpha1) count as on the boundary despite binary rounding

@@ -12,17 +12,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from companion.chapters.finite_size import calibration as x5
-from companion.chapters.finite_size import figures as f5
-from companion.chapters.learned_directions import experiments as x4
-from companion.chapters.learned_directions import figures as f4
-from companion.chapters.learned_directions import transects as x6
-from companion.chapters.one_step import experiments as x1
-from companion.chapters.one_step import figures as f1
-from companion.chapters.reuse_vs_fresh import experiments as x3
-from companion.chapters.reuse_vs_fresh import figures as f3
-from companion.chapters.two_steps import experiments as x2
-from companion.chapters.two_steps import figures as f2
+from companion.chapters.finite_size import calibration as finite_size_calibration
+from companion.chapters.finite_size import figures as finite_size_figures
+from companion.chapters.learned_directions import experiments as learned_directions
+from companion.chapters.learned_directions import figures as learned_directions_figures
+from companion.chapters.learned_directions import transects as learned_directions_transects
+from companion.chapters.one_step import experiments as one_step
+from companion.chapters.one_step import figures as one_step_figures
+from companion.chapters.reuse_vs_fresh import experiments as reuse_vs_fresh
+from companion.chapters.reuse_vs_fresh import figures as reuse_vs_fresh_figures
+from companion.chapters.two_steps import experiments as two_steps
+from companion.chapters.two_steps import figures as two_steps_figures
 from companion.core.experiment import Experiment
 from companion.reproduce import tidy
 
@@ -37,23 +37,28 @@ class Entry:
 
 
 CATALOG: dict[str, Entry] = {
-    "E1": Entry(x1.TRANSITION, f1.transition, tidy.rows_along("eta")),
-    "E2": Entry(x1.GROWTH, f1.growth, tidy.rows_along("alpha")),
-    "E3": Entry(x2.PHASE_DIAGRAM, f2.phase_diagram),
-    "E4": Entry(x2.EXPONENT_CHECK, f2.exponents),
-    "E5": Entry(x2.ONE_STEP_COLLAPSE, f2.one_step_collapse),
-    "E6": Entry(x3.FIRST_DIRECTION, f3.first_direction),
-    "E7": Entry(x3.HEADLINE, f3.headline_projection),
-    "E8": Entry(x3.OTHER_TARGETS, f3.other_targets),
-    "E9": Entry(x3.ACTIVATION_ABLATION, f3.activation_ablation),
-    "E10": Entry(x2.SPECTRUM, f2.spectrum_beside_null, tidy.spectrum_rows),
-    "E11": Entry(x2.SPIKES_ONE_BY_ONE, f2.spike_emergence_counts),
-    "E12": Entry(x4.LEARNED_DIRECTIONS, f4.spike_content, x4.spike_rows),
-    "E13": Entry(x5.CALIBRATION, f5.census_calibration, tidy.rows_along("strengths")),
-    "E14": Entry(x6.TRANSECTS_E14, f4.transects, x6.transect_rows),
-    "E15": Entry(x2.PHASE_PREDICTION, f2.predicted_phase_diagram, tidy.rows_along("alpha2")),
-    "E16": Entry(x2.GRID_CHECK, f2.grid_check),
-    "E17": Entry(x3.READOUT, f3.readout_errors_by_N),
+    "E1": Entry(one_step.TRANSITION, one_step_figures.transition, tidy.rows_along("eta")),
+    "E2": Entry(one_step.GROWTH, one_step_figures.growth, tidy.rows_along("alpha")),
+    "E3": Entry(two_steps.PHASE_DIAGRAM, two_steps_figures.phase_diagram),
+    "E4": Entry(two_steps.EXPONENT_CHECK, two_steps_figures.exponents),
+    "E5": Entry(two_steps.ONE_STEP_COLLAPSE, two_steps_figures.one_step_collapse),
+    "E6": Entry(reuse_vs_fresh.FIRST_DIRECTION, reuse_vs_fresh_figures.first_direction),
+    "E7": Entry(reuse_vs_fresh.HEADLINE, reuse_vs_fresh_figures.headline_projection),
+    "E8": Entry(reuse_vs_fresh.OTHER_TARGETS, reuse_vs_fresh_figures.other_targets),
+    "E9": Entry(reuse_vs_fresh.ACTIVATION_ABLATION, reuse_vs_fresh_figures.activation_ablation),
+    "E10": Entry(two_steps.SPECTRUM, two_steps_figures.spectrum_beside_null, tidy.spectrum_rows),
+    "E11": Entry(two_steps.SPIKES_ONE_BY_ONE, two_steps_figures.spike_emergence_counts),
+    "E12": Entry(learned_directions.LEARNED_DIRECTIONS, learned_directions_figures.spike_content,
+                 learned_directions.spike_rows),
+    "E13": Entry(finite_size_calibration.CALIBRATION, finite_size_figures.census_calibration,
+                 tidy.rows_along("strengths")),
+    "E14": Entry(learned_directions_transects.TRANSECTS_E14, learned_directions_figures.transects,
+                 learned_directions_transects.transect_rows),
+    "E15": Entry(two_steps.PHASE_PREDICTION, two_steps_figures.predicted_phase_diagram,
+                 tidy.rows_along("alpha2")),
+    "E16": Entry(two_steps.GRID_CHECK, two_steps_figures.grid_check),
+    "E17": Entry(reuse_vs_fresh.READOUT, reuse_vs_fresh_figures.readout_errors_by_N,
+                 tidy.readout_rows),
 }
 EXPERIMENT_IDS = list(CATALOG)
 

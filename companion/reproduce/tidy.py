@@ -81,6 +81,28 @@ def spectrum_rows(runs: Runs) -> list[dict]:
     return rows
 
 
+def readout_rows(runs: Runs) -> list[dict]:
+    """E17: one row per run, batch, training size and weights (W0, W1, W2, the one-step
+    reference): the parameters and seed, ``batch``, ``n_train_factor`` (n_train = factor x
+    n), ``weights``, ``test_error`` (the ridge readout's test error relative to the test
+    labels' variance) and ``test_error_<link>`` for each link of the target (the error on
+    that link's part of the labels)."""
+    rows = []
+    for run in runs:
+        base = _base(run)
+        links = str(run.params["target"]).split("+")
+        for key, value in run.result.items():
+            if key.endswith("_parts"):
+                continue
+            batch, factor, weights = key.split("_", 2)
+            row = dict(base, batch=batch, n_train_factor=int(factor[1:]), weights=weights,
+                       test_error=float(np.asarray(value)))
+            parts = np.asarray(run.result[key + "_parts"], float).reshape(-1)
+            row.update({f"test_error_{link}": float(v) for link, v in zip(links, parts)})
+            rows.append(row)
+    return rows
+
+
 def _fmt(v):
     if isinstance(v, float):
         return repr(round(v, 6)) if np.isfinite(v) else str(v)

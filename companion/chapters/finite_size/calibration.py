@@ -20,8 +20,9 @@ with the census's 2% margin, since theta + 1/theta is flat at theta = 1).
 
 E13 (:data:`CALIBRATION`, book: reg-experiments, dv-census, dv-threshold) runs these units
 at E11's point (0.38, 0.45), tanh(z + 1/2), He_1, the k = 2 term; :func:`calibration_table`
-gives, per N, the strength of half detection with a bootstrap interval over the seeds beside
-both BBP values.
+gives, per N, the strength of half detection with an exact interval (:func:`half_interval`:
+the strengths at which the Clopper-Pearson interval of the counted fraction of seeds holds
+one half) beside both BBP values.
 """
 
 from __future__ import annotations
@@ -30,8 +31,9 @@ import numpy as np
 
 from companion.core.alignment import a_power_basis
 from companion.core.experiment import Experiment
+from companion.core.intervals import clopper_pearson
 from companion.core.network import run_two_steps
-from companion.core.runs import Runs, bootstrap_interval
+from companion.core.runs import Runs
 from companion.core.spectra import top_singular
 from companion.core.spikes import (
     K_POWERS,
@@ -116,8 +118,6 @@ def detection_rates(runs: Runs) -> dict:
     return out
 
 
-
-
 def detection_threshold(strengths, rates) -> float:
     """The strength where the detection rate first reaches one half (linear interpolation
     between the planted strengths); NaN if it never does, the smallest strength if the
@@ -143,30 +143,45 @@ def first_detection(strengths, detected) -> float:
     return float(strengths[missed[-1] + 1] if len(missed) else strengths[0])
 
 
+def half_interval(strengths, counted, seeds: int, level: float = 0.95) -> tuple[float, float]:
+    """The ``level`` interval of the strength of half detection from ``counted`` seeds of
+    ``seeds`` at each planted strength: the strengths at which the exact (Clopper-Pearson)
+    interval of the counted fraction contains one half, found as the half points
+    (:func:`detection_threshold`) of the intervals' upper and lower ends. At the true half
+    point the fraction is one half, which its exact interval misses with probability at
+    most 1 - ``level``; so this set holds it at least as often (up to the interpolation
+    between planted strengths). Open ends say that the planted range does not decide:
+    ``low`` is -inf when the interval at the smallest strength already holds one half,
+    ``high`` is inf when no interval lies above one half (with fewer than 6 seeds even
+    every seed counting leaves the lower end of a 95% interval below one half)."""
+    strengths = np.asarray(strengths, float)
+    bounds = np.array([clopper_pearson(int(round(c)), int(seeds), level) for c in counted])
+    lower, upper = bounds[:, 0], bounds[:, 1]
+    low = -np.inf if upper[0] >= 0.5 else detection_threshold(strengths, upper)
+    high = detection_threshold(strengths, lower)
+    return float(low), (np.inf if np.isnan(high) else float(high))
+
+
 def calibration_table(runs: Runs, level: float = 0.95) -> list[dict]:
     """Per N (ascending), what the census needs (book: dv-census, dv-threshold): ``seeds``,
     ``strengths`` and ``rate`` (the fraction of seeds that count the planted term);
     ``threshold``, the strength of half detection (:func:`detection_threshold`) with its
-    percentile bootstrap interval over the seeds ``low``, ``high`` (2000 draws of the seeds
-    with replacement, the rate and its half point recomputed each time); ``first``: each
-    seed's :func:`first_detection`; ``edge``, ``edge_own``: the census's edge (the other
-    null run's) and the planted matrix's own, per seed; ``bbp``: the BBP threshold
-    edge_own / 2 (mean over seeds); ``bbp_margin``: :func:`bbp_detection_strength` with
-    the census's margin, per seed from both edges, averaged; ``agrees``: whether
-    ``bbp_margin`` lies in [low, high]."""
+    exact interval ``low``, ``high`` (:func:`half_interval`); ``first``: each seed's
+    :func:`first_detection`; ``edge``, ``edge_own``: the census's edge (the other null
+    run's) and the planted matrix's own, per seed; ``bbp``: the BBP threshold edge_own / 2
+    (mean over seeds); ``bbp_margin``: :func:`bbp_detection_strength` with the census's
+    margin, per seed from both edges, averaged; ``agrees``: whether ``bbp_margin`` lies in
+    [low, high]."""
     out = []
     for (N,), group in sorted(runs.groups("N").items()):
         strengths = np.asarray(group[0]["strengths"], float)
         detected = group.values("detected").astype(float)
-
-        def half(d, axis=0, strengths=strengths):
-            return detection_threshold(strengths, np.mean(d, axis=axis))
-
-        low, high = bootstrap_interval(detected, level, statistic=half)
+        low, high = half_interval(strengths, detected.sum(axis=0), len(group), level)
         edge, own = group.values("edge"), group.values("edge_own")
         margin = float(np.mean([bbp_detection_strength(e, own=o) for e, o in zip(edge, own)]))
         out.append({"N": int(N), "seeds": len(group), "strengths": strengths,
-                    "rate": detected.mean(axis=0), "threshold": half(detected),
+                    "rate": detected.mean(axis=0),
+                    "threshold": detection_threshold(strengths, detected.mean(axis=0)),
                     "low": float(low), "high": float(high),
                     "first": np.array([first_detection(strengths, d) for d in detected]),
                     "edge": edge, "edge_own": own, "bbp": float(np.mean(own) / 2),

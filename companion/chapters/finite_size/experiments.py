@@ -18,7 +18,7 @@ laptop can run (N = 500 to 4000) are from it.
   with a reused batch, pitfall 1).
 * Summaries of runs: :func:`ordering_probability`, :func:`headline_orderings`,
   :func:`seeds_needed`, :func:`log_slope` and :func:`convergence_rates` (log-log slopes
-  with bootstrap intervals over seeds).
+  fitted seed by seed, with Student-t intervals over the seeds).
 
 None of these experiments is in ``reproduce``'s catalog: the chapter computes them at its
 own size. Every draw comes from ``numpy.random.default_rng(seed)``, split as
@@ -37,8 +37,9 @@ from companion.core.activations import get_activation
 from companion.core.alignment import cos2_with_directions, subspace_projection
 from companion.core.experiment import Experiment, precision
 from companion.core.gaussian import gaussian_expectation
+from companion.core.intervals import t_interval
 from companion.core.network import descent_direction, draw_run, run_two_steps, step_size
-from companion.core.runs import Runs, bootstrap_interval
+from companion.core.runs import Runs
 from companion.core.spectra import count_outliers, mp_edges, top_singular
 from companion.core.spikes import TOP, spike_census
 from companion.core.targets import make_link, target_moments
@@ -350,24 +351,31 @@ def ordering_probability(x, y, m: int, draws: int = 4000, seed: int = 0) -> floa
     return float(np.mean(diff > 0) + 0.5 * np.mean(diff == 0))
 
 
-def headline_orderings(runs: Runs, ms=range(1, 17)) -> dict[str, np.ndarray]:
-    """Probability of the right order of two settings' means over m seeds each
-    (:func:`ordering_probability`), for m in ``ms``:
-    reused (0.35, 0.45) against fresh at the larger N (``fresh``), against reused
-    (0.20, 0.45) at the smaller and the larger N (``lambda_small``, ``lambda_large``), and
-    at the larger N against the smaller (``growth``)."""
-    small, large = sorted(runs.unique("N"))[:: len(runs.unique("N")) - 1]
+def headline_pairs(runs: Runs) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """The four comparisons of the spread study, each as (projections of the setting that
+    should come first, projections of the other): reused (0.35, 0.45) against fresh at the
+    larger N (``fresh``), against reused (0.20, 0.45) at the smaller and the larger N
+    (``lambda_small``, ``lambda_large``), and at the larger N against the smaller
+    (``growth``)."""
+    Ns = sorted(runs.unique("N"))
+    small, large = Ns[0], Ns[-1]
 
     def proj(batch, a1, N):
         return runs.where(batch=batch, alpha1=a1, N=N).values("projection")
 
     head, low = HEADLINE[0], LAMBDA_ONE[0]
-    pairs = {"fresh": (proj("reused", head, large), proj("fresh", head, large)),
-             "lambda_small": (proj("reused", head, small), proj("reused", low, small)),
-             "lambda_large": (proj("reused", head, large), proj("reused", low, large)),
-             "growth": (proj("reused", head, large), proj("reused", head, small))}
+    return {"fresh": (proj("reused", head, large), proj("fresh", head, large)),
+            "lambda_small": (proj("reused", head, small), proj("reused", low, small)),
+            "lambda_large": (proj("reused", head, large), proj("reused", low, large)),
+            "growth": (proj("reused", head, large), proj("reused", head, small))}
+
+
+def headline_orderings(runs: Runs, ms=range(1, 17)) -> dict[str, np.ndarray]:
+    """Probability of the right order of two settings' means over m seeds each
+    (:func:`ordering_probability`), for m in ``ms``, for each comparison of
+    :func:`headline_pairs`."""
     return {k: np.array([ordering_probability(x, y, m) for m in ms])
-            for k, (x, y) in pairs.items()}
+            for k, (x, y) in headline_pairs(runs).items()}
 
 
 def seeds_needed(x, y, z: float = 2.0) -> float:
@@ -394,30 +402,25 @@ def _by_size(runs: Runs, key: str) -> tuple[list, np.ndarray]:
 
 def convergence_rates(runs: Runs, level: float = 0.95) -> list[dict]:
     """For each (alpha1, alpha2) of :data:`CONVERGENCE` runs: the log-log slope against N of
-    the first spike's direction gap 1 - overlap2 (mean over seeds) with its bootstrap
-    interval over seeds (``gap``, ``gap_low``, ``gap_high``), the slope of the predicted
-    gap (``gap_pred``, about -2 max(alpha)), and the slope of the size deficit
-    |1 - mean(s1) / s1_pred| with its interval (``deficit``, ``deficit_low``,
-    ``deficit_high``). Resampling the seeds (a seed index draws all sizes' runs) is the
-    only uncertainty counted: with three seeds the interval is coarse."""
+    the first spike's direction gap 1 - overlap2, fitted seed by seed (a seed draws one run
+    at every size) and averaged, with the 95% Student-t interval of that mean over the seeds
+    (``gap``, ``gap_low``, ``gap_high``; :func:`companion.core.intervals.t_interval`: with
+    three seeds t has two degrees of freedom, so the interval is wide, as it should be), the
+    slope of the predicted gap (``gap_pred``, about -2 max(alpha)), and likewise the slope of
+    the size deficit |1 - s1 / s1_pred| (``deficit``, ``deficit_low``, ``deficit_high``).
+    The seeds' own slopes are ``gap_seeds``, ``deficit_seeds``."""
     rows = []
     for (a1, a2), group in runs.groups("alpha1", "alpha2").items():
         Ns, overlap = _by_size(group, "overlap2")
         _, s1 = _by_size(group, "s1")
         _, pred_gap = _by_size(group, "overlap2_pred")
         s1_pred = _by_size(group, "s1_pred")[1][0]
-
-        def gap_slope(v, axis=0):
-            return log_slope(Ns, np.mean(1.0 - v, axis=axis))
-
-        def deficit_slope(v, axis=0):
-            return log_slope(Ns, np.abs(1.0 - np.mean(v, axis=axis) / s1_pred))
-
-        g_lo, g_hi = bootstrap_interval(overlap, level, statistic=gap_slope)
-        d_lo, d_hi = bootstrap_interval(s1, level, statistic=deficit_slope)
+        gap = np.array([log_slope(Ns, 1.0 - row) for row in overlap])
+        deficit = np.array([log_slope(Ns, np.abs(1.0 - row / s1_pred)) for row in s1])
+        g, d = t_interval(gap, level), t_interval(deficit, level)
         rows.append({"alpha1": a1, "alpha2": a2, "Ns": Ns,
-                     "gap": gap_slope(overlap), "gap_low": float(g_lo), "gap_high": float(g_hi),
+                     "gap": g.mean, "gap_low": g.low, "gap_high": g.high, "gap_seeds": gap,
                      "gap_pred": log_slope(Ns, 1.0 - pred_gap[0]),
-                     "deficit": deficit_slope(s1), "deficit_low": float(d_lo),
-                     "deficit_high": float(d_hi)})
+                     "deficit": d.mean, "deficit_low": d.low, "deficit_high": d.high,
+                     "deficit_seeds": deficit})
     return rows

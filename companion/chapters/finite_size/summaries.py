@@ -7,19 +7,22 @@ the census calibrated by planted terms (``fs-obs-calibration``)."""
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 
 from companion.chapters.finite_size import calibration as cal
 from companion.chapters.finite_size import experiments as ex
 from companion.chapters.finite_size.figures import POLYNOMIAL
-from companion.chapters.finite_size.tables import sci
-from companion.core.network import run_two_steps
 from companion.core.runs import Runs
 from companion.core.theory import lambda_count, n_spikes
 from companion.core.validation import positive_int
-from companion.presentation.book import Numbers, fmt, fmt_fixed, fmt_interval, fmt_signed, fmt_span
+from companion.presentation.book import (
+    Numbers,
+    fmt,
+    fmt_fixed,
+    fmt_interval,
+    fmt_signed,
+    fmt_span,
+)
 
 
 def _span(values, digits: int = 2) -> str:
@@ -39,16 +42,15 @@ def scales() -> Numbers:
     """The expansion parameter N^(alpha1 - 1/2) and the largest label (``fs-conj-scales``,
     section ``sec-fs-scales``): ``scale_<alpha1>_<N>`` at alpha1 = 0.20, 0.35, 0.45 and
     N = 1000 (0.35 also at 8192), ``Ntenth_035``: the N at which it reaches 0.1 for
-    alpha1 = 0.35; ``maxy_he3_1000``, ``maxy_he1_1000``: the typical largest |label| of
-    n = 1000 samples (``ex.typical_max_label``); ``selfterm_he3_1000``: their product at
-    alpha1 = 0.35 with He_3, the size of one sample's self term. Analytic: no runs."""
+    alpha1 = 0.35; ``selfterm_he3_1000``: the expansion parameter at alpha1 = 0.35 times
+    the typical largest |label| of n = 1000 He_3 samples (``ex.typical_max_label``), the
+    size of one sample's self term. Analytic: no runs."""
     a1s, Ns = [0.20, 0.35, 0.45], [1000, 8192]
     scale = ex.preactivation_scale(Ns, a1s)
-    max_he1, max_he3 = (float(ex.typical_max_label(t, 1000)) for t in ("he1", "he3"))
+    max_he3 = float(ex.typical_max_label("he3", 1000))
     return Numbers(scale_020_1000=fmt(scale[0, 0], 2), scale_035_1000=fmt(scale[1, 0], 2),
                    scale_035_8192=fmt(scale[1, 1], 2), scale_045_1000=fmt(scale[2, 0], 2),
-                   Ntenth_035=sci(0.1 ** (1 / (ex.HEADLINE[0] - 0.5))),
-                   maxy_he3_1000=fmt(max_he3), maxy_he1_1000=fmt(max_he1),
+                   Ntenth_035=fmt(0.1 ** (1 / (ex.HEADLINE[0] - 0.5)), 2),
                    selfterm_he3_1000=fmt(scale[1, 0] * max_he3, 2))
 
 
@@ -69,34 +71,17 @@ def preactivations(pre: Runs, N: int) -> Numbers:
                    max_he1_N=fmt(at_N["he1"].mean("max"), 2))
 
 
-def run_time(N: int) -> Numbers:
-    """``t_run``: the wall time of one two-step run at width ``N`` on this machine
-    (headline exponents, reused batch, He_3 target, seed 0; section ``sec-fs-scales``), in
-    seconds with two decimals. A measurement of the machine, not of the model: it differs between runs."""
-    N = positive_int(N, "N")
-    t0 = time.perf_counter()
-    alpha1, alpha2 = ex.HEADLINE
-    run_two_steps(N=N, alpha1=alpha1, alpha2=alpha2, batch="reused", target="he3", seed=0)
-    return Numbers(t_run=f"{fmt(time.perf_counter() - t0, 2)} s")
-
-
 def growth(rows: list[dict]) -> Numbers:
     """How slowly the spike terms grow (``fs-conj-scales`` (ii)), from the rows of
-    ``ex.spike_growth_table``: for the headline He_3 term (k = 2 at (0.35, 0.45): ``e_he3``,
-    ``g_he3``, ``N2_he3``) and the slow term (k = 2 at (0.40, 0.25): ``e_slow``, ``g_slow``,
-    ``N2_slow``) the exponent, the factor per doubling of N and the N at which the term has
-    doubled; ``g16_he3``: the headline term's growth over a sixteen times wider network."""
+    ``ex.spike_growth_table`` (the chapter prints them): ``g16_he3``, the growth of the
+    headline He_3 term (k = 2 at (0.35, 0.45)) over a sixteen times wider network."""
     def row(a1, a2, k):
         try:
             return next(r for r in rows if (r["alpha1"], r["alpha2"], r["k"]) == (a1, a2, k))
         except StopIteration:
             raise ValueError(f"rows: no row for (alpha1, alpha2, k) = {(a1, a2, k)}") from None
 
-    he3, slow = row(*ex.HEADLINE, 2), row(0.40, 0.25, 2)
-    return Numbers(e_he3=fmt_fixed(he3["exponent"]), g_he3=fmt(he3["per_doubling"]),
-                   N2_he3=sci(he3["N_for_factor"]), e_slow=fmt_fixed(slow["exponent"]),
-                   g_slow=fmt(slow["per_doubling"]), N2_slow=sci(slow["N_for_factor"]),
-                   g16_he3=fmt(16 ** he3["exponent"]))
+    return Numbers(g16_he3=fmt(16 ** row(*ex.HEADLINE, 2)["exponent"]))
 
 
 def _seeds_text(values, top: int) -> str:
@@ -108,16 +93,15 @@ def outliers(counts: Runs) -> Numbers:
     """The outliers above the bulk edge and the spike census at one size
     (``fs-obs-outliers``, ``fs-obs-census``), from ``ex.OUTLIER_COUNTS`` runs (one N):
 
-    * ``thr``: the edge 2 plus 2%; ``cnt_<matrix>_<target>[_<batch>][_null]``: the counts
-      above it seed by seed (``8+``: every computed value); ``w1_he3_s23``,
-      ``he3_fresh_s``: singular values 2 and 3 of W1, 2 to 4 of the fresh W2 (first seed);
-      ``s1_range``: the first singular value over all runs and null runs;
+    * ``cnt_<matrix>_<target>[_<batch>][_null]``: the counts above the edge 2 plus 2% seed
+      by seed (``8+``: every computed value); ``s1_range``: the first singular value over
+      all runs and null runs;
     * ``census_counts``: what the census counts, in words; ``k2_ratio``, ``k2_weight``: the
       candidate k = 2 spike of the reused He_3 runs (second value over the null edge, weight
       of its left vector on the powers of a); ``edge_null_he3_fresh``: the null edges;
     * ``cos2_sample_<target>_fresh``: cos^2 of the second right vector with the input of the
       largest label; ``proj_he3_<batch>``: the projection on the top-4 right subspace;
-      ``chance``: 4/N; ``maxy_he3_N``: the typical largest He_3 label among N samples."""
+      ``chance``: 4/N."""
     Ns = counts.unique("N")
     if len(Ns) != 1:
         raise ValueError(f"counts: expected runs at one N, got N = {sorted(Ns)}")
@@ -130,7 +114,6 @@ def outliers(counts: Runs) -> Numbers:
     k2 = counts.where(target="he3", batch="reused")
     s1 = np.concatenate([counts.values("s_W2")[:, 0], counts.values("s_W2_null")[:, 0]])
     return Numbers(
-        thr=fmt(2 * 1.02), w1_he3_s23=fmt(per_seed("he3", "reused", "s_W1")[0, 1:3]),
         cnt_w1_he3=_seeds_text(per_seed("he3", "reused", "count_W1"), top),
         cnt_w1_he1=_seeds_text(per_seed("he1", "reused", "count_W1"), top),
         cnt_he3_fresh=_seeds_text(per_seed("he3", "fresh", "count_W2"), top),
@@ -138,7 +121,6 @@ def outliers(counts: Runs) -> Numbers:
         cnt_he3_fresh_null=_seeds_text(per_seed("he3", "fresh", "count_W2_null"), top),
         cnt_he1_fresh=_seeds_text(per_seed("he1", "fresh", "count_W2"), top),
         cnt_he1_fresh_null=_seeds_text(per_seed("he1", "fresh", "count_W2_null"), top),
-        he3_fresh_s=fmt(per_seed("he3", "fresh", "s_W2")[0, 1:4]),
         census_counts=(f"{int(census.min())} spike in every run" if census.max() == 1
                        else f"from {int(census.min())} to {int(census.max())} spikes"),
         k2_ratio=_span([r["s_census"][1] / r["edge_null"] for r in k2], 3),
@@ -148,8 +130,7 @@ def outliers(counts: Runs) -> Numbers:
         cos2_sample_he1_fresh=fmt(per_seed("he1", "fresh", "cos2_sample").mean(), 2),
         proj_he3_reused=fmt(per_seed("he3", "reused", "proj").mean(), 2),
         proj_he3_fresh=fmt(per_seed("he3", "fresh", "proj").mean(), 2),
-        chance=fmt(4 / N, 2), maxy_he3_N=fmt(float(ex.typical_max_label("he3", N))),
-        s1_range=_span(s1))
+        chance=fmt(4 / N, 2), s1_range=_span(s1))
 
 
 def spread(runs: Runs, stored: Runs | None = None) -> Numbers:
@@ -158,12 +139,16 @@ def spread(runs: Runs, stored: Runs | None = None) -> Numbers:
     (``"n/a"`` where they are absent):
 
     * ``seeds``, ``Nhalf``: the seeds per setting and the smaller size;
-    * ``p1_fresh``, ``p1_020_half``, ``p1_020_full``, ``p1_growth``, ``p8_growth``: the
-      probability that one run (eight, ``p8``) of each setting comes in the right order
-      (``ex.headline_orderings``); ``need_*``: seeds per setting for two standard errors
-      (``ex.seeds_needed``);
-    * ``mean_``, ``sd_``, ``range_`` of the projections per setting and size;
-      ``chance_half``: 4/d at the smaller size;
+    * ``p1_fresh``, ``p1_020_full``, ``p1_growth``, ``p8_growth``: the probability that one
+      run (eight, ``p8``) of each setting comes in the right order
+      (``ex.headline_orderings``): reused (0.35, 0.45) against fresh and against reused
+      (0.20, 0.45) at the larger N, and at the larger N against the smaller;
+      ``need_020_full``: seeds per setting for two standard errors between the two reused
+      settings at the larger N (``ex.seeds_needed``); ``order_020_half``: "the right order"
+      or "the wrong order" of their means at the smaller N;
+    * ``mean_fresh_half``, ``mean_fresh_N``: the fresh batch's mean at both sizes;
+      ``chance_half``: 4/d at the smaller size (the means, intervals and ranges of every
+      setting are printed by ``tables.spread_table``);
     * ``stored_note`` (a sentence for the figure's caption), ``stored_N``,
       ``stored_seeds``, ``stored_p1_lambda``, ``stored_range_lam3``, ``stored_range_lam1``:
       the stored runs at their largest N, reused (0.35, 0.45) against (0.20, 0.45)."""
@@ -175,34 +160,24 @@ def spread(runs: Runs, stored: Runs | None = None) -> Numbers:
     def proj(source, batch, a1, n):
         return source.where(batch=batch, alpha1=a1, N=n).values("projection")
 
-    order = ex.headline_orderings(runs)
-    P = {(b, a1, n): proj(runs, b, a1, n) for b, a1, _ in ex.HEADLINE_SETTINGS
-         for n in (half, N)}
+    order = ex.headline_orderings(runs, ms=range(1, 9))
     a1_head, a1_low = ex.HEADLINE[0], ex.LAMBDA_ONE[0]
-    need = {"fresh": ex.seeds_needed(P["reused", a1_head, N], P["fresh", a1_head, N]),
-            "020_half": ex.seeds_needed(P["reused", a1_head, half], P["reused", a1_low, half]),
-            "020_full": ex.seeds_needed(P["reused", a1_head, N], P["reused", a1_low, N]),
-            "growth": ex.seeds_needed(P["reused", a1_head, N], P["reused", a1_head, half])}
-    head = P["reused", a1_head, N]
+    right_half = (proj(runs, "reused", a1_head, half).mean()
+                  > proj(runs, "reused", a1_low, half).mean())
     out = dict(
         seeds=len(runs.unique("seed")), Nhalf=half,
-        p1_fresh=fmt(order["fresh"][0], 2), p1_020_half=fmt(order["lambda_small"][0], 2),
-        p1_020_full=fmt(order["lambda_large"][0], 2), p1_growth=fmt(order["growth"][0], 2),
-        p8_growth=fmt(order["growth"][7], 2),
-        need_fresh=(fmt(max(need["fresh"], 1), 1) if need["fresh"] < 10
-                    else fmt(need["fresh"], 2)),
-        need_020_half=fmt(need["020_half"], 2), need_020_full=fmt(need["020_full"], 2),
-        need_growth=fmt(need["growth"], 2),
-        sd_reused_N=fmt(head.std(ddof=1), 2), mean_reused_N=fmt(head.mean(), 2),
-        range_reused_N=_span(head), range_020_N=_span(P["reused", a1_low, N]),
-        mean_020_half=fmt(P["reused", a1_low, half].mean(), 2),
-        mean_020_N=fmt(P["reused", a1_low, N].mean(), 2),
-        mean_fresh_half=fmt(P["fresh", a1_head, half].mean(), 2),
-        mean_fresh_N=fmt(P["fresh", a1_head, N].mean(), 2), chance_half=fmt(4 / half, 2))
+        p1_fresh=fmt(order["fresh"][0], 2), p1_020_full=fmt(order["lambda_large"][0], 2),
+        p1_growth=fmt(order["growth"][0], 2), p8_growth=fmt(order["growth"][7], 2),
+        need_020_full=fmt(ex.seeds_needed(proj(runs, "reused", a1_head, N),
+                                          proj(runs, "reused", a1_low, N)), 2),
+        order_020_half="the right order" if right_half else "the wrong order",
+        mean_fresh_half=fmt(proj(runs, "fresh", a1_head, half).mean(), 2),
+        mean_fresh_N=fmt(proj(runs, "fresh", a1_head, N).mean(), 2),
+        chance_half=fmt(4 / half, 2))
     if stored is None or not len(stored):
         out.update(stored_note="The stored paper-scale runs are switched off here "
                    "(COMPANION_PAPER_DATA=off), so the figure shows this chapter's runs only "
-                   "and the paper-scale numbers below read n/a.",
+                   "and the paper-scale numbers read n/a.",
                    stored_N="n/a", stored_seeds="n/a", stored_p1_lambda="n/a",
                    stored_range_lam3="n/a", stored_range_lam1="n/a")
     else:
@@ -221,13 +196,14 @@ def convergence(runs: Runs, rates: list[dict], N: int) -> Numbers:
     runs and their ``ex.convergence_rates``; values ``_N`` are at the size ``N``:
 
     * ``slope_<setting>``, ``slope_<setting>_ci``, ``slope_<setting>_pred``: the log-log
-      slope of the direction's gap, its 95% interval and the predicted slope, for the
-      settings ``slow`` (0.05, 0.05), ``clean`` (0.20, 0.20) and ``head`` (0.35, 0.45);
-    * ``gap_slow_N``, ``gap_slow_pred_N``, ``cos2_slow_N``, ``cos2_slow_pred_N``,
-      ``slow_halving`` (how much wider halves the slow gap); ``bias_clean_N``,
-      ``s1_ratio_clean_N``, ``cos2_clean_N``, ``cos2_sd_clean_N``;
-    * ``gap_factor_head``, ``s1_ratio_head`` (at every size), ``slope_deficit_head`` and
-      its interval, ``cos2_head_N``, ``cos2u1_head_N``;
+      slope of the direction's gap (fitted seed by seed, averaged), its 95% t interval over
+      the seeds and the predicted slope, for the settings ``slow`` (0.05, 0.05), ``clean``
+      (0.20, 0.20) and ``head`` (0.35, 0.45); ``slope_<setting>_est``: the slope and its
+      interval, two decimals (``-0.43 [-0.71, -0.16]``);
+    * ``cos2_slow_N``, ``cos2_slow_pred_N``, ``slow_halving`` (how much wider halves the
+      slow gap); ``bias_clean_N``, ``cos2_clean_N``, ``cos2_sd_clean_N``;
+    * ``gap_factor_head``, ``s1_ratio_head`` (at every size), ``slope_deficit_head`` (the
+      slope of the size deficit with its t interval), ``cos2_head_N``, ``cos2u1_head_N``;
     * ``conv_Nmin``, ``conv_Nmax`` and ``conv_param_change``, the factor by which
       N^(0.35 - 1/2) changes between them."""
     N = positive_int(N, "N")
@@ -250,11 +226,11 @@ def convergence(runs: Runs, rates: list[dict], N: int) -> Numbers:
     for name, r in (("slow", slow), ("clean", clean), ("head", head)):
         out.update({f"slope_{name}": fmt_signed(r["gap"]),
                     f"slope_{name}_ci": fmt_interval(r["gap_low"], r["gap_high"], signed=True),
+                    f"slope_{name}_est": f"{fmt_signed(r['gap'])} "
+                    f"{fmt_interval(r['gap_low'], r['gap_high'], signed=True)}",
                     f"slope_{name}_pred": fmt_signed(r["gap_pred"])})
     return Numbers(
         **out,
-        gap_slow_N=fmt(1 - g_slow.mean("overlap2"), 2),
-        gap_slow_pred_N=fmt(1 - g_slow.mean("overlap2_pred"), 2),
         cos2_slow_N=fmt(g_slow.mean("cos2"), 2),
         cos2_slow_pred_N=fmt(g_slow.mean("limit") * g_slow.mean("overlap2_pred"), 2),
         bias_clean_N=fmt(g_clean.mean("limit") * (1 - g_clean.mean("overlap2_pred")), 2),
@@ -262,10 +238,8 @@ def convergence(runs: Runs, rates: list[dict], N: int) -> Numbers:
         gap_factor_head=fmt((1 - g_head.mean("overlap2"))
                             / (1 - g_head.mean("overlap2_pred")), 2),
         s1_ratio_head=fmt(s1_ratio_head, 2),
-        s1_ratio_clean_N=fmt(g_clean.mean("s1") / g_clean.mean("s1_pred"), 2),
-        slope_deficit_head=fmt_signed(head["deficit"]),
-        slope_deficit_head_ci=fmt_interval(head["deficit_low"], head["deficit_high"],
-                                           signed=True),
+        slope_deficit_head=(f"{fmt_signed(head['deficit'])} "
+                            f"{fmt_interval(head['deficit_low'], head['deficit_high'], signed=True)}"),
         cos2_head_N=fmt(g_head.mean("cos2")), cos2u1_head_N=fmt(g_head.mean("cos2_u1")),
         cos2_clean_N=fmt(g_clean.mean("cos2")),
         cos2_sd_clean_N=fmt(g_clean.values("cos2").std(), 2),
@@ -275,10 +249,9 @@ def convergence(runs: Runs, rates: list[dict], N: int) -> Numbers:
 
 def blowup(runs: Runs) -> Numbers:
     """The blow-up of a polynomial activation with reuse (``fs-obs-blowup``), from
-    ``ex.BLOWUP`` runs at their largest N: the top singular value of W2 seed by seed
-    (``poly_reused_s1`` in powers of ten, ``poly_fresh_s1``, ``tanh_reused_s1``), its
-    leading order (``poly_theory_s1``, ``tanh_theory_s1``), the largest first-step change of
-    a pre-activation (``poly_reused_delta``, ``tanh_reused_delta``), the largest one-sample
+    ``ex.BLOWUP`` runs at their largest N (``Ns``: the sizes, in words): the top singular
+    value of W2 seed by seed (``poly_reused_s1``, ``poly_fresh_s1``), the largest first-step
+    change of a pre-activation (``poly_reused_delta``, ``tanh_reused_delta``), the largest one-sample
     piece of the second step over s1 (``poly_piece_ratio``), and the smallest ratio of s1 to
     its leading order (``poly_blow_factor``)."""
     N = max(runs.unique("N"))
@@ -286,12 +259,11 @@ def blowup(runs: Runs) -> Numbers:
     def at(act, batch, key):
         return runs.where(activation=act, batch=batch, N=N).values(key)
 
+    Ns = sorted(runs.unique("N"))
     return Numbers(
-        poly_reused_s1=", ".join(sci(v) for v in at(POLYNOMIAL, "reused", "s1")),
+        Ns=" and ".join(str(n) for n in Ns),
+        poly_reused_s1=fmt(at(POLYNOMIAL, "reused", "s1")),
         poly_fresh_s1=fmt(at(POLYNOMIAL, "fresh", "s1")),
-        tanh_reused_s1=fmt(at("tanh", "reused", "s1")),
-        poly_theory_s1=fmt(at(POLYNOMIAL, "reused", "theory_s1")[0]),
-        tanh_theory_s1=fmt(at("tanh", "reused", "theory_s1")[0]),
         poly_reused_delta=fmt(at(POLYNOMIAL, "reused", "max_delta").mean()),
         tanh_reused_delta=fmt(at("tanh", "reused", "max_delta").mean(), 2),
         poly_piece_ratio=fmt(at(POLYNOMIAL, "reused", "single_sample")
@@ -300,29 +272,31 @@ def blowup(runs: Runs) -> Numbers:
                               / at(POLYNOMIAL, "reused", "theory_s1")).min()))
 
 
-_CALIBRATION_KEYS = ("Ns", "seeds", "strengths", "thresholds", "thr_range", "bbp_range",
-                     "margin_range", "ratio_range", "edge_offset", "disagree", "n_disagree",
-                     "first_span_small", "first_span_large", "N_small", "N_large", "pos_err")
+def _exact(row: dict) -> str:
+    """The exact interval of a half-detection strength, an open end written ``∞``."""
+    return fmt_interval(row["low"], row["high"]).replace("-inf", "−∞").replace("inf", "∞")
+
+
+_CALIBRATION_KEYS = ("seeds", "strengths", "thr_range", "margin_range", "ratio_range",
+                     "edge_offset", "disagree", "pos_err")
 
 
 def calibration(stored: Runs | None) -> Numbers:
     """The census calibrated (``fs-obs-calibration``; book: dv-census, dv-threshold) from the
     stored runs of the calibration experiment (``store.load("E13")``; every number "n/a"
-    without them), per N (:func:`companion.chapters.finite_size.calibration.calibration_table`):
+    without them), per N (:func:`companion.chapters.finite_size.calibration.calibration_table`;
+    the chapter prints the table itself with ``tables.calibration_table``):
 
-    * ``Ns``, ``seeds``, ``strengths`` (the planted range and step);
-    * ``thresholds``: "theta_1/2 [low, high] at N = ..." for every N, the strength of half
-      detection with its 95% percentile bootstrap interval over the seeds;
-      ``thr_range``: the span of theta_1/2 over N;
-    * ``bbp_range``: the BBP threshold edge / 2 of the planted matrix's bulk over N;
+    * ``seeds``, ``strengths`` (the planted range and step);
+    * ``thr_range``: the span over N of theta_1/2, the strength of half detection;
       ``margin_range``: the BBP strength that clears the census's edge by its margin;
       ``ratio_range``: theta_1/2 over the latter;
     * ``edge_offset``: the census's edge (the other null run's) over the planted matrix's own,
       minus one, in percent (range over seeds and N);
-    * ``disagree``: the sizes whose interval excludes the margin-adjusted value, with both
-      numbers ("at no size" if none), ``n_disagree`` their number;
-    * ``first_span_small``, ``first_span_large``: the range of the seeds' first detected
-      strengths at the smallest and the largest N (``N_small``, ``N_large``);
+    * ``disagree``: the sizes whose exact 95% interval of theta_1/2 (the strengths at which
+      the Clopper-Pearson interval of the counted fraction holds one half,
+      ``cal.half_interval``) excludes the margin-adjusted value, with both numbers ("at no
+      size" if none);
     * ``pos_err``: the median relative distance of a counted planted term's singular value
       from its BBP position theta + c^2 / theta (c = own edge / 2), from theta = 1.5 on;
     * ``margin_factor``: the BBP strength with the margin over the BBP threshold when both
@@ -343,24 +317,16 @@ def calibration(stored: Runs | None) -> Numbers:
         keep = (theta >= 1.5) & np.isfinite(value)
         errors += list(np.abs(value[keep] / (theta[keep] + c * c / theta[keep]) - 1))
     return Numbers(
-        Ns=", ".join(str(r["N"]) for r in table[:-1]) + f" and {table[-1]['N']}",
         seeds=table[0]["seeds"],
         strengths=(f"{fmt_fixed(table[0]['strengths'][0])} to "
                    f"{fmt_fixed(table[0]['strengths'][-1])} in steps of "
                    f"{fmt_fixed(step.min())}" if len(step) else "n/a"),
-        thresholds="; ".join(f"{fmt_fixed(r['threshold'])} "
-                             f"{fmt_interval(r['low'], r['high'])} at N = {r['N']}"
-                             for r in table),
-        thr_range=fmt_span(thr), bbp_range=fmt_span([r["bbp"] for r in table]),
+        thr_range=fmt_span(thr),
         margin_range=fmt_span(margin), ratio_range=fmt_span(thr / margin),
         edge_offset=fmt_span(offset, 1, signed=True, unit="%"),
         disagree=("at no size" if not bad else
                   "; ".join(f"at N = {r['N']} ({fmt_fixed(r['threshold'])} "
-                            f"{fmt_interval(r['low'], r['high'])} against "
+                            f"{_exact(r)} against "
                             f"{fmt_fixed(r['bbp_margin'])})" for r in bad)),
-        n_disagree=str(len(bad)),
-        first_span_small=fmt_span(table[0]["first"]),
-        first_span_large=fmt_span(table[-1]["first"]),
-        N_small=table[0]["N"], N_large=table[-1]["N"],
         pos_err=f"{fmt(100 * np.median(errors), 2)}%" if errors else "n/a",
         margin_factor=factor)

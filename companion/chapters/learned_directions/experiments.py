@@ -24,8 +24,10 @@ Points (chosen with the finite-N prediction at N = d = n, tanh(z + 1/2), he1+he3
   k = 2 term's own part with cos^2 0.007 to 0.025 with beta*_2 (growing with N);
 * (0.25, 0.38): Lambda = 1 (the control of issue 19, away from the k = 2 line: k = 2
   exponent -0.12); its k = 2 term still reaches 1.0 at N = 2048 with a beta*_2 share of
-  0.04: at finite N the labels' tails carry it (the saturation of the mean field), not
-  the Taylor exponent.
+  0.04. Not because the saturation holds it up (the saturation of sigma' holds the term
+  far *below* its leading order c_2 N^e at these sizes) but because He_3's heavy tail
+  (E[y^6]) makes c_2 large, so its decay starts only far beyond reach (book:
+  dv-leading-order).
 """
 
 from __future__ import annotations

@@ -15,7 +15,13 @@ from companion.chapters.learned_directions.experiments import (
     direction_carriers,
     full_size,
 )
-from companion.chapters.learned_directions.limits import content_path, fresh_level, limit_content
+from companion.chapters.learned_directions.limits import (
+    content_path,
+    fresh_level,
+    limit_content,
+    predicted_spike_content,
+    predicted_spike_path,
+)
 from companion.chapters.learned_directions.transects import RUNS, TRANSECTS
 from companion.core import intervals
 from companion.core.finite_n import predicted_terms
@@ -228,14 +234,14 @@ def transects(runs: Runs | None = None, curves: bool = True):
     the cos^2 of its own part with beta*_2 (He_3's direction). One colour per point (blue:
     below the line, red: above); filled circles: reused batch, hollow: null run, crosses:
     fresh batch; bars: 95% t intervals over the seeds; lines: the finite-N prediction up
-    to N = 2^16 (solid: reused, dotted: null run), ``curves=False`` leaves them out. The
-    figure says in words what the prediction says about the line at these sizes."""
+    to N = 2^16 (solid: reused, dotted: null run), ``curves=False`` leaves them out. Every
+    text in the book's sizes (readable on a phone); the legends below and in the panels."""
     if runs is None or len(runs) == 0:
         return stored_runs_absent()
     fig, axes = new_figure(nrows=2, ncols=2)
     fig.set_size_inches(fig.get_size_inches()[0], fig.get_size_inches()[1] * 1.3)
     Ns = sorted(runs.unique("N"))
-    ticks = sorted(set(Ns) | ({CURVE_NS[0], 8192, CURVE_NS[-1]} if curves else set()))
+    ticks = sorted(set(Ns) | ({CURVE_NS[0], CURVE_NS[-1]} if curves else set()))
     for row, (tname, t) in enumerate(TRANSECTS.items()):
         k = t["k"]
         rows = transect_table(runs, k=k)
@@ -263,15 +269,13 @@ def transects(runs: Runs | None = None, curves: bool = True):
         for ax in (left, right):
             log_axis(ax, ticks, kilo=True, close="drop")
             ax.set_xlabel("$N$")
-            ax.tick_params(axis="both", labelsize=9.5)
         line = "$\\alpha_1 + \\alpha_2 = 1/2$" if k == 1 else "$2\\alpha_1 + \\alpha_2 = 1$"
-        left.set_title(f"({'i' if row == 0 else 'ii'}) across {line}", fontsize=10.5,
-                       loc="left")
+        left.set_title(f"({'i' if row == 0 else 'ii'}) across {line}", loc="left")
         handles = [cplt.mpl.lines.Line2D([], [], color=c, marker="o", linestyle="none",
                                          label=f"$\\alpha_2$ = {p[1]:.2f}")
                    for c, p in zip(_POINT_COLORS, points)]
-        right.legend(handles=handles, fontsize=9, loc="best", handletextpad=0.2,
-                     borderaxespad=0.2, labelspacing=0.3)
+        right.legend(handles=handles, loc="best", handletextpad=0.2, borderaxespad=0.2,
+                     labelspacing=0.2, borderpad=0.1)
     style = [cplt.mpl.lines.Line2D([], [], color="0.3", linestyle="none", label=lab, **st)
              for lab, st in (("reused", dict(marker="o")),
                              ("null", dict(marker="o", mfc="white")),
@@ -279,11 +283,8 @@ def transects(runs: Runs | None = None, curves: bool = True):
     style += [cplt.mpl.lines.Line2D([], [], color="0.3", linestyle=ls, linewidth=lw, label=lab)
               for lab, ls, lw in (("predicted", "-", 1.4), ("predicted null", ":", 1.4),
                                   ("threshold 1", "--", 1.0), ("chance 1/N", ":", 1.0))]
-    fig.legend(handles=style, loc="upper center", ncol=4, fontsize=9, columnspacing=0.8,
-               handletextpad=0.3, bbox_to_anchor=(0.5, 0.0))
-    fig.text(0.5, -0.075, "prediction (lines): in (ii) the k = 2 term grows on both sides of "
-             "the line at every N <= 8192;\nat these sizes the line is not visible as a change "
-             "of sign of its growth", ha="center", va="top", fontsize=9, color="0.2")
+    fig.legend(handles=style, loc="outside lower center", ncol=4, columnspacing=0.8,
+               handletextpad=0.3)
     return fig
 
 
@@ -332,12 +333,17 @@ def spike_content(runs: Runs, N: int | None = None, counted_only: bool = False):
                     err = [[min(err[0][0], max(mean, floor) - floor)], err[1]]
                     ax.errorbar([x], [max(mean, floor)], yerr=err, linestyle="none",
                                 ms=_POINT_SIZES[p_i % 2], **st)
+            # the limit law (book: dv-spike-overlap) for the reused batch; 0 is not drawn
+            predicted = predicted_spike_content(N, point)[:, j]
+            for k, value in enumerate(predicted):
+                if value > chance / 20:
+                    ax.plot([k + 0.18 * (p_i - 0.5)], [value], **_PREDICTED_MARK)
         ax.axhline(chance, color="0.3", linestyle=":", linewidth=1)
         ax.set_yscale("log")
         ax.set_ylim(chance / 20, 1.0)
-        ax.set_xlabel("order k of the spike")
+        ax.set_xlabel("order $k$ of the spike")
         ax.set_xticks(range(0, 4))
-        ax.set_title(f"N = {N}: " + ["with He$_1$'s direction", "with He$_3$'s direction"][j])
+        ax.set_title(f"$N$ = {N}, " + [r"$\beta^*_1$ (He$_1$)", r"$\beta^*_2$ (He$_3$)"][j])
         ax.set_ylabel([r"$\cos^2$ with $\beta^*_1$", r"$\cos^2$ with $\beta^*_2$"][j])
     _counts_panel(axes[1][0], runs, styles)
     _content_panel(axes[1][1], runs, styles)
@@ -347,13 +353,15 @@ def spike_content(runs: Runs, N: int | None = None, counted_only: bool = False):
 
 #: marker sizes of the two points of the top row (the first drawn left of each k, larger)
 _POINT_SIZES = (6.5, 4.0)
+#: how the limit law's prediction of a spike's content is marked (book: dv-spike-overlap)
+_PREDICTED_MARK = dict(marker="_", ms=16, mew=2.2, color="black", linestyle="none")
 
 
 def _spike_content_legend(fig, styles, points) -> None:
     """One legend below the panels, in the book's legend size, that says each thing once:
-    what colour, marker and fill mean (the batch, and its null run in grey) and what the
-    marker's size and side mean (the point of the top row), six entries in three columns
-    (an entry per combination, eight, did not fit at a readable size)."""
+    what colour, marker and fill mean (the batch, and its null run in grey), what the
+    marker's size and side mean (the point of the top row) and the limit law's mark, seven
+    entries in two columns (an entry per combination did not fit at a readable size)."""
     from matplotlib.lines import Line2D
 
     def handle(st, ms=5.5):
@@ -367,7 +375,8 @@ def _spike_content_legend(fig, styles, points) -> None:
         side = "left, larger" if p_i == 0 else "right, smaller"
         entries.append((handle(dict(color="0.25", marker="o"), _POINT_SIZES[p_i]),
                         f"({point[0]:.2f}, {point[1]:.2f}): {side}"))
-    fig.legend(*zip(*entries), loc="outside lower center", ncol=3, handletextpad=0.3,
+    entries.append((Line2D([], [], **_PREDICTED_MARK), "predicted (limit law)"))
+    fig.legend(*zip(*entries), loc="outside lower center", ncol=2, handletextpad=0.3,
                columnspacing=1.2)
 
 
@@ -386,8 +395,8 @@ def _counts_panel(ax, runs: Runs, styles) -> None:
                     **styles[(batch, name)])
     log_axis(ax, runs.unique("N"), kilo=True, pad=1.3, label="N")
     ax.set_ylim(-0.05, 1.05)
-    ax.set_ylabel("seeds counting k = 2")
-    ax.set_title(f"the count at ({point[0]:.2f}, {point[1]:.2f})")
+    ax.set_ylabel("seeds counting $k = 2$")
+    ax.set_title("the census's count")
 
 
 def _content_panel(ax, runs: Runs, styles) -> None:
@@ -407,11 +416,13 @@ def _content_panel(ax, runs: Runs, styles) -> None:
         ax.errorbar(Ns * 2 ** dx, m, yerr=err, linestyle="-", linewidth=0.8, ms=4, **st)
     Ns = np.array(sorted(runs.unique("N")), float)
     ax.plot(Ns, 1.0 / Ns, color="0.3", linestyle=":", linewidth=1)
+    ax.plot(Ns, [predicted_spike_content(int(n), point)[2, 1] for n in Ns], color="black",
+            linewidth=1.4)                               # the limit law of the k = 2 spike
     log_axis(ax, Ns, kilo=True, pad=1.3, label="N")
     ax.set_yscale("log")
     ax.set_ylim(ax.get_ylim()[0], max(ax.get_ylim()[1], 0.1))    # a labelled top decade
     ax.set_ylabel(r"$\cos^2$ with $\beta^*_2$")
-    ax.set_title(f"He$_3$ content at ({point[0]:.2f}, {point[1]:.2f})")
+    ax.set_title(r"$k = 2$ spike, $\beta^*_2$")
 
 
 def chance_of(rows) -> float:
@@ -430,22 +441,28 @@ def content_path_figure(runs: Runs | None = None):
     fresh-batch spike on the powers of a), beside the fresh batch's predicted first spike
     (dash-dotted: the noise of u_1 and u_2 along beta*_2,
     :func:`~companion.chapters.learned_directions.limits.fresh_level`; the finite-N
-    prediction gives its terms no beta*_2); grey dotted: chance 1/N."""
+    prediction gives its terms no beta*_2); grey dotted: chance 1/N; thin dash-dotted: the
+    k = 2 spike's cos^2 with beta*_2 by the limit law (its own part's times the BBP overlap
+    at its strength, :func:`~companion.chapters.learned_directions.limits.predicted_spike_path`,
+    book: dv-spike-overlap). Legend below the axes, two columns, the book's font size."""
     path = content_path()
     lim = limit_content()
     fig, ax = new_figure()
     he3, he1 = cplt.PALETTE["reused"], cplt.TERM_STYLE[2]["color"]
-    ax.plot(path["N"], path["he3"], color=he3, linewidth=1.6, label=r"predicted, $\beta^*_2$")
+    ax.plot(path["N"], path["he3"], color=he3, linewidth=1.6, label=r"own part, $\beta^*_2$")
     ax.plot(path["N"], path["he1"], color=he1, linewidth=1.6, linestyle="--",
-            label=r"predicted, $\beta^*_1$")
+            label=r"own part, $\beta^*_1$")
     for value, color in ((lim[2, 1], he3), (lim[2, 0], he1)):
         ax.axhline(value, color=color, linestyle=":", linewidth=1.2)
+    spike = predicted_spike_path(path)         # the limit law of the spike (dv-spike-overlap)
+    ax.plot(path["N"], spike["he3"], color=he3, linewidth=1.2, linestyle=(0, (4, 1, 1, 1)),
+            label=r"spike predicted, $\beta^*_2$")
     ax.plot(path["N"], 1.0 / path["N"], color=cplt.PALETTE["null"], linestyle=":",
             linewidth=1)                      # in the caption: six entries in the legend
     point = E12_POINTS[0]
     ax.plot(path["N"], [fresh_level(int(n), *point) for n in path["N"]],
             color=cplt.PALETTE["fresh"], linestyle="-.", linewidth=1.2,
-            label="fresh first spike, predicted")
+            label="fresh first spike, pred.")
     if runs is not None and len(runs):
         series = [(content_by_N(runs, point, j=1), "reused", "mean", he3, "o",
                    r"$k = 2$ spike, $\beta^*_2$"),
@@ -469,13 +486,15 @@ def content_path_figure(runs: Runs | None = None):
     ax.set_yscale("log")
     ax.set_ylim(1e-5, 0.2)
     ax.set_xlabel("$N$")
-    ax.set_ylabel(r"$\cos^2$ of the $k = 2$ part")
+    ax.set_ylabel(r"$\cos^2$, $k = 2$ term")
     # one column per kind: the prediction's lines, the k = 2 spike, the fresh batch
     found = dict(zip(*reversed(ax.get_legend_handles_labels())))
-    order = [r"predicted, $\beta^*_2$", r"predicted, $\beta^*_1$", r"$k = 2$ spike, $\beta^*_2$",
-             r"$k = 2$ spike, $\beta^*_1$", r"fresh level, $\beta^*_2$",
-             "fresh first spike, predicted"]
+    # two columns, filled down: beta*_2's lines and the fresh level, then beta*_1's
+    order = [r"own part, $\beta^*_2$", r"spike predicted, $\beta^*_2$",
+             r"$k = 2$ spike, $\beta^*_2$", r"fresh level, $\beta^*_2$",
+             r"own part, $\beta^*_1$", r"$k = 2$ spike, $\beta^*_1$",
+             "fresh first spike, pred."]
     shown = [label for label in order if label in found]
-    fig.legend([found[label] for label in shown], shown, loc="upper center", ncol=3,
-               fontsize=8.5, bbox_to_anchor=(0.5, 0.0), columnspacing=0.9, handletextpad=0.4)
+    fig.legend([found[label] for label in shown], shown, loc="outside lower center", ncol=2,
+               columnspacing=1.0, handletextpad=0.4)
     return fig

@@ -7,6 +7,8 @@
   N -> infinity, from the leading-order expansion (book: dv-limit-content);
 * :func:`content_path`: the same at finite N from the saturation-aware mean field
   (:func:`companion.core.finite_n.predicted_terms`), at E12's point up to N = 2^50;
+* :func:`predicted_spike_content`: what each spike's right vector keeps of its term's own
+  part, the limit law of the spiked model (book: dv-spike-overlap);
 * :func:`beyond`: the k = 2 term's predicted strength at a point below the learnability
   line, far beyond reachable N.
 
@@ -33,6 +35,7 @@ from companion.core.finite_n import predicted_terms
 from companion.core.gaussian import gaussian_expectation
 from companion.core.network import step_size
 from companion.core.targets import Target, target_moments
+from companion.core.theory import predicted_spike_cos2
 from companion.core.validation import positive_int, positive_real
 
 #: the sizes of :data:`CONTENT_PATH`: half octaves from 2^9 to 2^20, then 2^24 .. 2^40, 2^50
@@ -234,3 +237,27 @@ def beyond(target: str = E12_TARGET, log2_N=BEYOND_LOG2, point=BEYOND_POINT
     slope = np.diff(logs) / (np.diff(np.asarray(log2_N, float)) * np.log(2.0))
     return {"N": 2.0 ** np.asarray(log2_N, float), "strength": strength, "signal": signal,
             "slope": slope}
+
+
+def predicted_spike_content(N: int, point=E12_POINTS[0], K: int = 3,
+                            activation=E12_ACTIVATION, target=E12_TARGET) -> np.ndarray:
+    """(K, m): the predicted cos^2 of the right vector of each spike k = 0..K-1 of a reused
+    batch's W2 with each target direction (book: dv-spike-overlap): the predicted content of
+    the term's own part (:func:`companion.core.finite_n.predicted_terms`) times the BBP right
+    overlap at its predicted separate strength
+    (:func:`companion.core.theory.predicted_spike_cos2`; 0 below the threshold). The limit
+    law: near the threshold a finite N keeps more."""
+    N = positive_int(N, "N")
+    p = predicted_terms(N, point[0], point[1], activation, target, K=K)
+    return np.array([predicted_spike_cos2(p["strength"][k], p["cos2"][k], N)
+                     for k in range(K)])
+
+
+def predicted_spike_path(path: dict) -> dict[str, np.ndarray]:
+    """The limit law along :func:`content_path`: ``he1``, ``he3``, the predicted cos^2 of the
+    k = 2 spike's right vector with beta*_1 and beta*_2 at each of its sizes (its own part's
+    content times the BBP overlap at its strength, book: dv-spike-overlap)."""
+    out = np.array([predicted_spike_cos2(s, (a, b), int(round(n)))
+                    for n, a, b, s in zip(path["N"], path["he1"], path["he3"],
+                                          path["strength"])])
+    return {"he1": out[:, 0], "he3": out[:, 1]}

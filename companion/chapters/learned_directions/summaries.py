@@ -1,16 +1,18 @@
 """The numbers that the chapter "What each outlier learns" quotes (book/learned_directions.ipynb):
-what each spike of W2 carries (E12), read against the fresh batch and the null run. E14's
-numbers (the transects) are read by :func:`companion.chapters.learned_directions.figures.transect_table`."""
+what each spike of W2 carries (E12), read against the fresh batch and the null run; what each
+term's own part carries (E14, :mod:`~companion.chapters.learned_directions.own_parts`); and,
+at the end, the chapter's findings as plain values for the registry page (companion/claims.py).
+E14's transect numbers are :mod:`~companion.chapters.learned_directions.transect_summaries`."""
 
 from __future__ import annotations
 
 import numpy as np
 
+from companion.chapters.learned_directions import own_parts, transect_summaries
 from companion.chapters.learned_directions.experiments import (
     E12_ACTIVATION,
     E12_POINTS,
     E12_TARGET,
-    carrier_cos2,
     content_by_N,
     count_by_N,
     direction_carriers,
@@ -25,11 +27,11 @@ from companion.chapters.learned_directions.limits import (
     limit_content,
     noise_moments,
     peak,
+    predicted_spike_content,
 )
-from companion.core.finite_n import predicted_terms
 from companion.core.runs import Runs
 from companion.core.spikes import MIN_WEIGHT, bbp_detection_strength
-from companion.presentation.book import Numbers, fmt
+from companion.presentation.book import Numbers, fmt, fmt_estimate, power
 
 NO_RUNS = "no stored runs"
 
@@ -40,166 +42,122 @@ def _ratio(x: float) -> str:
 
 
 # -- what each spike carries (E12) -----------------------------------------------------------
-_CONTENT_KEYS = ("N", "seeds", "k0_he1", "k0_he1_ci", "k0_he3", "k1_he1", "k1_he3",
-                 "k1_he3_ci", "k2_he1", "k2_he3", "k2_he3_ci", "k2_he3_min", "null_he3_max",
-                 "null_k2_he3", "k2_null_ratio", "k2_chance_ratio", "chance", "fresh_he1",
-                 "fresh_he1_ci", "fresh_he3", "fresh_orders", "control_orders",
-                 "control_k2_st", "control_k2_pred", "k2_counted", "k2_counted_small",
-                 "N_small", "k2_st", "k2_pred", "null_k2_st", "null_k2_pred", "edge_low",
-                 "edge_high", "k2_pred_next", "N_next", "N_big", "seeds_big",
-                 "k2_he3_big", "k2_he3_big_ci", "null_he3_big", "k2_counted_big",
-                 "null_counted_big", "k2_frac", "k2_frac_ci", "null_frac", "null_frac_ci",
-                 "k2_frac_big", "k2_frac_big_ci", "count_from", "k2_st_big",
-                 "k2_pred_big", "null_k2_st_big", "edge_low_big", "edge_high_big",
-                 "k2_cos2_pred", "k2_he3_small",
-                 "control_k2_he3", "control_k2_he3_ci", "control_k2_counted", "thr_clean",
-                 "thr_low", "thr_high")
+_CONTENT_KEYS = ("N", "seeds", "k0_he1", "k2_he3", "k1_he3", "k2_he3_ci", "null_he3_max",
+                 "chance", "k0_he1_est", "k2_he3_est", "k2_frac", "null_frac",
+                 "edge_low", "edge_high", "thr_low", "thr_high", "k2_st", "k2_pred",
+                 "N_ratio_first", "ratio_first", "N_ratio_last", "ratio_last")
 
 
-def spike_content(runs: Runs | None, point=(0.30, 0.45), control=(0.25, 0.38)) -> Numbers:
+def _estimate(r, j) -> str:
+    """A row's mean cos^2 with direction j and its 95% t interval: ``0.39 [0.38, 0.40]``."""
+    if r is None:
+        return "none"
+    return fmt_estimate(float(r["cos2_mean"][j]), float(r["cos2_low"][j]),
+                        float(r["cos2_high"][j]))
+
+
+def spike_ratios(runs: Runs, point=E12_POINTS[0]) -> list[tuple[int, float]]:
+    """(N, measured over predicted) of the k = 2 spike's cos^2 with beta*_2 at ``point``
+    (reused batch) at every stored size where the spike exists and the limit law
+    (:func:`~companion.chapters.learned_directions.limits.predicted_spike_content`, book:
+    dv-spike-overlap) predicts a nonzero share."""
+    out = []
+    for t in content_by_N(runs, point):
+        if t["batch"] != "reused" or not np.isfinite(t["mean"]):
+            continue
+        predicted = predicted_spike_content(t["N"], point)[2, 1]
+        if predicted > 0:
+            out.append((t["N"], t["mean"] / predicted))
+    return out
+
+
+def spike_content(runs: Runs | None, point=E12_POINTS[0]) -> Numbers:
     """The numbers of "What each spike carries" (``ts-sec-content``, ``ts-obs-content``,
-    ``ts-obs-count``) from the stored E12 runs (``store.load("E12")``: tanh(z + 1/2), target
-    He_1 + He_3, reused and fresh batch, each beside its null run), at ``N``, the largest
-    size at which every point and batch ran (``seeds`` seeds;
-    :func:`companion.chapters.learned_directions.experiments.full_size`), read with
-    :func:`companion.chapters.learned_directions.experiments.direction_carriers`
-    (``counted_only=False``: every spike on the powers of a, counted or not). cos^2 of a
-    right vector with beta*_1 (He_1) and beta*_2 (He_3), seed means and 95% Student-t
-    intervals over the seeds cut to [0, 1] (``*_ci``), at ``point`` with the reused batch:
+    ``ts-obs-count``) from the stored E12 runs at ``N``, the largest size at which every
+    point and batch ran (``seeds`` seeds; :func:`full_size`), every spike on the powers of a
+    read whether the census counts it or not
+    (:func:`~companion.chapters.learned_directions.experiments.direction_carriers`), at
+    ``point`` with the reused batch: ``k0_he1`` (the first spike with beta*_1), ``k2_he3``
+    and ``k1_he3`` (the k = 2 and k = 1 spikes with beta*_2), seed means, ``k2_he3_ci`` the
+    95% t interval of k2_he3; ``k0_he1_est``, ``k2_he3_est``: the mean with its interval
+    (:func:`companion.presentation.book.fmt_estimate`); ``null_he3_max``: the largest cos^2
+    with beta*_2 of any null-run spike on the powers of a over the seeds; ``chance``: 1/d;
 
-    * ``k0_he1``, ``k0_he3``: the first spike; ``k1_he1``, ``k1_he3``: the k = 1 spike;
-      ``k2_he1``, ``k2_he3``: the k = 2 spike, ``k2_he3_min`` its smallest value over the
-      seeds; ``null_he3_max``: the largest He_3 cos^2 of any null-run spike on the powers
-      of a, over the seeds; ``null_k2_he3``: the null run's k = 2 spike;
-      ``k2_null_ratio``, ``k2_chance_ratio``: k2_he3 over null_k2_he3 and over ``chance``
-      (1/d); ``k2_he3_small``: k2_he3 at ``N_small``, the next smaller size;
-    * ``fresh_he1``, ``fresh_he3``: the fresh batch's first spike; ``fresh_orders``: the
-      orders k of its spikes on the powers of a; ``control_orders``: the same for the reused
-      batch at ``control`` (Lambda = 1), with ``control_k2_st``, ``control_k2_pred``: its
-      k = 2 separate strength, measured and predicted (:func:`companion.core.finite_n.predicted_terms`),
-      ``control_k2_he3`` with ``control_k2_he3_ci``: its k = 2 spike's cos^2 with beta*_2
-      (counted or not), ``control_k2_counted``: the seeds whose census counts it;
-    * the count (:func:`companion.chapters.learned_directions.experiments.count_by_N`):
-      ``k2_counted`` (``k2_counted_small``, ``k2_counted_big``), the number of seeds at
-      ``N`` (``N_small``; ``N_big``, the largest size, ``seeds_big`` seeds, float32) whose
-      census counts a k = 2 spike, ``null_counted_big`` the same for the null run;
-      ``k2_frac``, ``null_frac``, ``k2_frac_big`` the fractions at ``N`` and ``N_big`` with
-      exact (Clopper-Pearson) 95% intervals ``*_ci``; ``count_from``: the smallest size
-      from which the census counts it in at least half the seeds at every larger size ("none" if it does not);
-      ``k2_st``, ``k2_pred``, ``null_k2_st``, ``null_k2_pred``: the k = 2 separate
-      strengths of the run and of the null run, measured and predicted (``*_big`` at
-      ``N_big``); ``edge_low``, ``edge_high`` (``*_big``): the range of the null run's edge
-      over the seeds; ``k2_pred_next``: the predicted k = 2 strength at ``N_next`` (``N_big``
-      or 2 N); at ``N_big``: ``k2_he3_big`` with ``k2_he3_big_ci``, ``null_he3_big`` (the
-      seed mean of the largest He_3 cos^2 of a null spike); ``k2_cos2_pred``,
-      ``k2_cos2_pred_big``: the predicted He_3 cos^2 of the k = 2 term's own part at
-      ``N_next`` (:func:`companion.core.finite_n.predicted_terms`, before the loss of overlap
-      of a spike near the edge) and the measured ``k2_he3_big`` beside it;
-    * ``thr_clean``: the separate strength the census needs against a clean bulk of edge 2
-      (:func:`companion.chapters.finite_size.calibration.bbp_detection_strength`), ``thr_low``,
-      ``thr_high``: the same against the null run's edges ``edge_low``, ``edge_high``.
-    """
+    * the count (:func:`~companion.chapters.learned_directions.experiments.count_by_N`):
+      ``k2_frac``, ``null_frac``: the seeds whose census counts a k = 2 spike in the run and
+      in its null run ("1 of 6"); ``edge_low``, ``edge_high``: the range of the null run's
+      edge over the seeds, ``thr_low``, ``thr_high``: the separate strength the census needs
+      against them (:func:`companion.core.spikes.bbp_detection_strength`); ``k2_st``,
+      ``k2_pred``: the k = 2 term's separate strength, measured and predicted;
+    * the limit law against the runs (:func:`spike_ratios`): the k = 2 spike's measured
+      over predicted cos^2 with beta*_2 at the first and the last size that have one
+      (``N_ratio_first``, ``ratio_first``, ``N_ratio_last``, ``ratio_last``)."""
     if runs is None or not len(runs):
         return Numbers(**dict.fromkeys(_CONTENT_KEYS, "n/a"))
-
     N = full_size(runs)
-    Ns = sorted(n for n in runs.unique("N") if n <= N)
-    N_big = max(runs.unique("N"))
     rows = direction_carriers(runs, N, counted_only=False)
 
-    def row(pt, batch, name, k):
-        for r in rows:
-            if ((r["alpha1"], r["alpha2"]) == tuple(pt) and r["batch"] == batch
-                    and r["run"] == name and r["k"] == k and r["detected"] > 0):
-                return r
-        return None
+    def row(k, name="run"):
+        return next((r for r in rows if (r["alpha1"], r["alpha2"]) == tuple(point)
+                     and r["batch"] == "reused" and r["run"] == name and r["k"] == k
+                     and r["detected"] > 0), None)
 
-    def mean(r, j, digits=2):
-        return "none" if r is None else fmt(float(r["cos2_mean"][j]), digits)
-
-    def ci(r, j):
-        return "n/a" if r is None else (f"[{fmt(float(r['cos2_low'][j]), 2)}, "
-                                        f"{fmt(float(r['cos2_high'][j]), 2)}]")
-
-    def orders(pt, batch):
-        return fmt(sorted(r["k"] for r in rows if (r["alpha1"], r["alpha2"]) == tuple(pt)
-                          and r["batch"] == batch and r["run"] == "run" and r["detected"] > 0))
-
-    k0, k1, k2 = (row(point, "reused", "run", k) for k in range(3))
-    null_k2, fresh = row(point, "reused", "null", 2), row(point, "fresh", "run", 0)
     sel = runs.where(N=N, alpha1=point[0], alpha2=point[1], batch="reused")
-    big = runs.where(N=N_big, alpha1=point[0], alpha2=point[1], batch="reused")
-    # the k = 2 spike's He_3 content per seed, and every null spike's on the powers of a
-    per_seed = [v for v in (carrier_cos2(r) for r in sel) if np.isfinite(v)]
-    null_max = max(max_cos2(r) for r in sel)
     counts = {(t["N"], t["run"]): t for t in count_by_N(runs, point)
               if t["batch"] == "reused"}
-    content = {t["N"]: t for t in content_by_N(runs, point) if t["batch"] == "reused"}
 
-    def counted(n, name="run"):
-        t = counts.get((n, name))
-        return "n/a" if t is None else int(round(t["fraction"] * t["seeds"]))
+    def counted(name):
+        t = counts[(N, name)]
+        return f"{int(round(t['fraction'] * t['seeds']))} of {t['seeds']}"
 
-    def frac(n, name="run"):
-        t = counts.get((n, name))
-        return ("n/a", "n/a") if t is None else (
-            fmt(t["fraction"], 2), f"[{fmt(t['low'], 2)}, {fmt(t['high'], 2)}]")
+    edges = sel.values("edge")
+    ratios = spike_ratios(runs, point)
+    (N0, r0), (N1, r1) = (ratios[0], ratios[-1]) if ratios else ((0, np.nan),) * 2
+    def mean(r, j):
+        return "none" if r is None else fmt(float(r["cos2_mean"][j]), 2)
 
-    sizes = sorted(n for n, name in counts if name == "run")
-    count_from = "none"
-    for i, n in enumerate(sizes):
-        if all(counts[(m, "run")]["fraction"] >= 0.5 for m in sizes[i:]):
-            count_from = n
-            break
-    ctrl = runs.where(N=N, alpha1=control[0], alpha2=control[1], batch="reused")
-    ctrl_k2 = row(control, "reused", "run", 2)
-    k2_he3 = float(k2["cos2_mean"][1]) if k2 is not None else float("nan")
-    N_next = N_big if N_big > N else 2 * N
-    pred_next = predicted_terms(N_next, point[0], point[1], E12_ACTIVATION, E12_TARGET, K=3)
-    edges, edges_big = sel.values("edge"), big.values("edge")
-    small = content.get(Ns[-2]) if len(Ns) > 1 else None
-    top = content.get(N_big)
+    k2 = row(2)
     return Numbers(
-        N=N, seeds=len(sel), k0_he1=mean(k0, 0), k0_he1_ci=ci(k0, 0), k0_he3=mean(k0, 1),
-        k1_he1=mean(k1, 0), k1_he3=mean(k1, 1), k1_he3_ci=ci(k1, 1), k2_he1=mean(k2, 0),
-        k2_he3=mean(k2, 1), k2_he3_ci=ci(k2, 1),
-        k2_he3_min=fmt(min(per_seed), 2) if per_seed else "n/a",
-        null_he3_max=fmt(null_max, 2), null_k2_he3=mean(null_k2, 1),
-        k2_null_ratio=(_ratio(k2_he3 / float(null_k2["cos2_mean"][1]))
-                       if null_k2 is not None else "n/a"),
-        k2_chance_ratio=_ratio(k2_he3 * N), chance=fmt(1.0 / N, 2),
-        k2_he3_small=fmt(small["mean"], 2) if small is not None else "n/a",
-        fresh_he1=mean(fresh, 0), fresh_he1_ci=ci(fresh, 0), fresh_he3=mean(fresh, 1, 1),
-        fresh_orders=orders(point, "fresh"), control_orders=orders(control, "reused"),
-        control_k2_st=fmt(np.mean([r["separate"][2] for r in ctrl]), 2),
-        control_k2_pred=fmt(np.mean([r["predicted"][2] for r in ctrl]), 2),
-        control_k2_he3=mean(ctrl_k2, 1), control_k2_he3_ci=ci(ctrl_k2, 1),
-        control_k2_counted=sum(has_order(r, 2) for r in ctrl),
-        k2_counted=counted(N), k2_counted_small=counted(Ns[-2]) if len(Ns) > 1 else "n/a",
-        N_small=Ns[-2] if len(Ns) > 1 else "n/a",
-        k2_counted_big=counted(N_big), null_counted_big=counted(N_big, "null"),
-        k2_frac=frac(N)[0], k2_frac_ci=frac(N)[1], null_frac=frac(N, "null")[0],
-        null_frac_ci=frac(N, "null")[1], k2_frac_big=frac(N_big)[0],
-        k2_frac_big_ci=frac(N_big)[1], count_from=count_from,
-        k2_st=fmt(np.mean([r["separate"][2] for r in sel]), 3),
-        k2_pred=fmt(np.mean([r["predicted"][2] for r in sel]), 3),
-        null_k2_st=fmt(np.mean([r["separate_null"][2] for r in sel]), 3),
-        null_k2_pred=fmt(np.mean([r["predicted_null"][2] for r in sel]), 3),
+        N=N, seeds=len(sel), k0_he1=mean(row(0), 0), k2_he3=mean(k2, 1),
+        k1_he3=mean(row(1), 1),
+        k2_he3_ci=("n/a" if k2 is None else f"[{fmt(float(k2['cos2_low'][1]), 2)}, "
+                   f"{fmt(float(k2['cos2_high'][1]), 2)}]"),
+        null_he3_max=fmt(max(max_cos2(r) for r in sel), 2), chance=fmt(1.0 / N, 2),
+        k0_he1_est=_estimate(row(0), 0), k2_he3_est=_estimate(k2, 1),
+        k2_frac=counted("run"), null_frac=counted("null"),
         edge_low=fmt(edges.min(), 3), edge_high=fmt(edges.max(), 3),
-        thr_clean=fmt(bbp_detection_strength(2.0), 3),
         thr_low=fmt(bbp_detection_strength(edges.min()), 3),
         thr_high=fmt(bbp_detection_strength(edges.max()), 3),
-        k2_pred_next=fmt(pred_next["strength"][2], 2), N_next=N_next,
-        N_big=N_big, seeds_big=len(big),
-        k2_he3_big=fmt(top["mean"], 2) if top is not None else "n/a",
-        k2_he3_big_ci=(f"[{fmt(top['low'], 2)}, {fmt(top['high'], 2)}]"
-                       if top is not None else "n/a"),
-        null_he3_big=fmt(top["null_mean"], 2) if top is not None else "n/a",
-        k2_st_big=fmt(np.mean([r["separate"][2] for r in big]), 3),
-        k2_pred_big=fmt(np.mean([r["predicted"][2] for r in big]), 3),
-        null_k2_st_big=fmt(np.mean([r["separate_null"][2] for r in big]), 3),
-        edge_low_big=fmt(edges_big.min(), 3), edge_high_big=fmt(edges_big.max(), 3),
-        k2_cos2_pred=fmt(pred_next["cos2"][2, 1], 2))
+        k2_st=fmt(np.mean([r["separate"][2] for r in sel]), 3),
+        k2_pred=fmt(np.mean([r["predicted"][2] for r in sel]), 3),
+        N_ratio_first=N0 or "n/a", ratio_first=fmt(r0, 2), N_ratio_last=N1 or "n/a",
+        ratio_last=fmt(r1, 2))
+
+
+def spike_table(runs: Runs | None, point=E12_POINTS[0]) -> str:
+    """The table of ``ts-obs-content``: at ``point`` and the largest size with every point
+    and batch, per spike of the reused batch (the first, k = 1, k = 2) its mean cos^2 with
+    beta*_1 and beta*_2 beside the limit law's prediction
+    (:func:`~companion.chapters.learned_directions.limits.predicted_spike_content`) and the
+    fresh level of the same seeds (:func:`carried`)."""
+    if runs is None or not len(runs):
+        return NO_RUNS
+    N = full_size(runs)
+    predicted = predicted_spike_content(N, point)
+    lines = [f"N = {N}, ({point[0]:.2f}, {point[1]:.2f}), reused batch, seed means:",
+             "cos^2 of each spike's right vector, measured (predicted) and the fresh level",
+             f"{'spike':<7}{'with beta*_1':<22}{'fresh':>7}   {'with beta*_2':<22}{'fresh':>7}"]
+    for k, name in enumerate(("first", "k = 1", "k = 2")):
+        c = carried(runs, N, point, k)
+        if c is None:
+            lines.append(f"{name:<7}none")
+            continue
+        cells = []
+        for j in (0, 1):
+            pair = f"{fmt(c['spike'][:, j].mean(), 2)} ({fmt(predicted[k, j], 2)})"
+            cells.append(f"{pair:<22}{fmt(c['fresh'][:, j].mean(), 2):>7}")
+        lines.append(f"{name:<7}" + "   ".join(cells))
+    return "\n".join(lines)
 
 
 def content_table(runs: Runs | None, point=(0.30, 0.45)) -> str:
@@ -289,7 +247,7 @@ def carried(runs: Runs, N: int, point, k: int) -> dict | None:
             "seeds": len(pairs)}
 
 
-def learned(runs: Runs | None, point=E12_POINTS[0], control=E12_POINTS[1]) -> Numbers:
+def learned(runs: Runs | None, point=E12_POINTS[0]) -> Numbers:
     """The numbers of "A learned direction" (``ld-def-learned``, ``ld-obs-learned``) from the
     stored E12 runs at ``N``, the largest size with every point and batch: for the spike of
     order k = 0, 1, 2 of the reused batch at ``point`` and each direction (``he1``:
@@ -300,13 +258,11 @@ def learned(runs: Runs | None, point=E12_POINTS[0], control=E12_POINTS[1]) -> Nu
     ``fresh_first_he1``, ``fresh_first_he3``: the fresh batch's first spike, with
     ``*_pred`` beside them (:func:`~companion.chapters.learned_directions.limits.fresh_level`);
     ``z2y2``, ``y2``: E[z_2^2 y^2] and E[y^2]; ``chance`` (1/d), ``fresh_chance``: the fresh
-    level of beta*_2 over chance; ``control_*``: the k = 2 spike at ``control`` (beta*_2),
-    ``control_present`` the seeds that have one; ``k1_counted``: the seeds whose census
+    level of beta*_2 over chance; ``k1_counted``: the seeds whose census
     counts the k = 1 spike; ``spikes_carrying``: how many of the three spikes carry a
     direction."""
     keys = ["N", "seeds", "chance", "z2y2", "y2", "noise_ratio", "fresh_first_he1",
             "fresh_first_he1_pred", "fresh_first_he3", "fresh_first_he3_pred", "fresh_chance",
-            "control_k2_he3", "control_fresh", "control_above", "control_present",
             "k1_counted", "spikes_carrying"]
     for k in range(3):
         for d in ("he1", "he3"):
@@ -345,15 +301,6 @@ def learned(runs: Runs | None, point=E12_POINTS[0], control=E12_POINTS[1]) -> Nu
                fresh_first_he3=fmt(first[:, 1].mean(), 2),
                fresh_first_he3_pred=fmt(fresh_level(N, *point, E12_TARGET, j=1), 2),
                fresh_chance=fmt(level3 * N, 2))
-    c = carried(runs, N, control, 2)
-    if c is None:
-        out.update(control_k2_he3="n/a", control_fresh="n/a", control_above="n/a",
-                   control_present="n/a")
-    else:
-        out.update(control_k2_he3=fmt(c["spike"][:, 1].mean(), 2),
-                   control_fresh=fmt(c["fresh"][:, 1].mean(), 2),
-                   control_above=f"{int(c['above'][1])} of {c['seeds']}",
-                   control_present=f"{len(c['spike'])} of {c['seeds']}")
     return Numbers(**{k: out.get(k, "n/a") for k in keys})
 
 
@@ -389,8 +336,8 @@ def _size(N: float) -> str:
 
 
 def _power(N: float) -> str:
-    """A power of two for prose: ``2^28`` (MyST math)."""
-    return "n/a" if not np.isfinite(N) else f"$2^{{{int(round(np.log2(N)))}}}$"
+    """A power of two for prose, as a reader writes it: ``2²⁸``."""
+    return "n/a" if not np.isfinite(N) else power(2, int(round(np.log2(N))))
 
 
 def learned_table(runs: Runs | None, point=E12_POINTS[0]) -> str:
@@ -446,3 +393,58 @@ def he3_fresh(runs: Runs | None, point=(0.35, 0.45)) -> Numbers:
                    f"{len(pairs)}", ratio=_ratio(reused.mean() / level.mean()),
                    fresh_pred=fmt(fresh_level(N, *point, "he3", j=0), 2),
                    z2y2=fmt(noise_moments("he3")["z2y2"][0]), chance=fmt(1.0 / N, 2))
+
+
+# -- a learned direction without detection (E14's own parts) ---------------------------------
+def own_part_numbers(runs: Runs | None) -> Numbers:
+    """The numbers of ``ld-obs-learned``: :func:`companion.chapters.learned_directions.own_parts.learned`."""
+    return own_parts.learned(runs)
+
+
+def own_part_table(runs: Runs | None) -> str:
+    """The table of ``ld-obs-learned``: :func:`companion.chapters.learned_directions.own_parts.own_table`."""
+    return own_parts.own_table(runs)
+
+
+# -- the chapter's findings as plain values, for the registry page (companion/claims.py) -----
+def spike_he3_content(runs: Runs, k: int, point=E12_POINTS[0]) -> float:
+    """The mean cos^2 with beta*_2 (He_3) of the reused batch's spike of order ``k`` at
+    ``point``, over the seeds that have one, at the largest size with every point and batch
+    (E12; ``ts-obs-content``, ``ld-obs-learned``)."""
+    c = carried(runs, full_size(runs), point, k)
+    return float("nan") if c is None else float(c["spike"][:, 1].mean())
+
+
+def fresh_level_he3(runs: Runs, point=E12_POINTS[0]) -> float:
+    """The mean fresh level of beta*_2 at ``point`` and the largest size with every point and
+    batch (E12; book: ld-def-learned), read beside the k = 2 spike."""
+    c = carried(runs, full_size(runs), point, 2)
+    return float("nan") if c is None else float(c["fresh"][:, 1].mean())
+
+
+def k2_limit_content() -> tuple[float, float]:
+    """(with beta*_1, with beta*_2): the cos^2 of the k = 2 term's own part as N -> infinity
+    (``ld-conj-limit``)."""
+    lim = limit_content(E12_ACTIVATION, E12_TARGET, K=3)
+    return float(lim[2, 0]), float(lim[2, 1])
+
+
+def k2_he3_content_peak_size(point=E12_POINTS[0]) -> float:
+    """The N near which the finite-N prediction's He_3 content of the k = 2 term peaks
+    (``ld-conj-limit``, :func:`limits`)."""
+    path = content_path(point=point)
+    fine = [i for i, j in enumerate(PATH_LOG2) if float(j) * 2 == int(float(j) * 2) and j <= 20]
+    return peak(np.log2(path["N"][fine]), path["he3"][fine])[0]
+
+
+def k1_spikes_counted_across_the_count_line(runs14: Runs) -> tuple[int, int]:
+    """(runs whose census counts a k = 1 spike, reused runs): the stored E14 transect across
+    alpha1 + alpha2 = 1/2, every size and seed (``ld-obs-transects``)."""
+    return transect_summaries.k1_counted(runs14)
+
+
+def k2_own_part_carries_he3_from(runs14: Runs) -> int | None:
+    """The smallest stored N from which the k = 2 term's own part carries beta*_2 in every
+    seed at all four points of the learnability transect, both sides of the line
+    (``ld-obs-learned``; None if never)."""
+    return own_parts.first_size_carried_everywhere(runs14)

@@ -15,12 +15,13 @@ from companion.chapters.learned_directions.figures import (
     prediction_curves,
     transect_table,
 )
-from companion.chapters.learned_directions.limits import BEYOND_LOG2, beyond
+from companion.chapters.learned_directions.limits import BEYOND_LOG2, BEYOND_POINT, beyond
 from companion.chapters.learned_directions.transects import TRANSECTS
+from companion.core.expansion import leading_order_constants, leading_order_crossing
 from companion.core.runs import Runs
 from companion.core.spikes import bbp_detection_strength
 from companion.core.theory import spike_exponent
-from companion.presentation.book import Numbers, fmt, fmt_signed
+from companion.presentation.book import Numbers, fmt, fmt_signed, power
 
 NO_RUNS = "no stored runs"
 
@@ -111,6 +112,9 @@ def transects(runs: Runs | None) -> Numbers:
     out["c_exponents"] = _signed([spike_exponent(*p, 1) for p in count])
     out["c_slopes"] = _signed([_slope(rows, p, "strength") for p in count])
     out["c_pred_slopes"] = _signed([_slope(rows, p, "predicted") for p in count])
+    slopes = {p: _slope(rows, p, "strength") for p in count}
+    out["c_slope_below"] = _span([v for p, v in slopes.items() if sum(p) < 0.5], signed=True)
+    out["c_slope_above"] = _span([v for p, v in slopes.items() if sum(p) > 0.5], signed=True)
     top = max(count, key=lambda p: _at(rows, p, N_max)["strength"][0])
     st_max = _at(rows, top, N_max)["strength"][0]
     edges = runs.where(N=N_max, alpha1=top[0], alpha2=top[1]).values("edge")
@@ -182,8 +186,8 @@ def transects(runs: Runs | None) -> Numbers:
 
 
 def _power(N: float) -> str:
-    """A power of two for prose: ``$2^{36}$``."""
-    return f"$2^{{{int(round(np.log2(N)))}}}$"
+    """A power of two for prose, as a reader writes it: ``2³⁶``."""
+    return power(2, int(round(np.log2(N))))
 
 
 def transect_text(runs: Runs | None) -> str:
@@ -221,4 +225,64 @@ def transect_text(runs: Runs | None) -> str:
         fresh = 1e3 * _at(rows, p, Ns[-1], "fresh")["own"][0]
         pred = 1e3 * _at(rows, p, Ns[-1])["predicted_own"]
         lines.append(f"{p[1]:>6.2f}{own}  {fmt(fresh, 2):>6} {fmt(pred, 2):>6}")
+    return "\n".join(lines)
+
+
+def k1_counted(runs: Runs) -> tuple[int, int]:
+    """(reused runs whose census counts a k = 1 spike, reused runs) on the transect across
+    the count line alpha1 + alpha2 = 1/2, every stored size and seed (``c_counted`` and
+    ``c_units`` of :func:`transects`)."""
+    rows = transect_table(runs, k=1)
+    count = TRANSECTS["count"]["points"]
+    sel = [r for r in rows if r["run"] == "reused" and (r["alpha1"], r["alpha2"]) in count]
+    return int(round(sum(r["detected"] * r["seeds"] for r in sel))), int(sum(r["seeds"]
+                                                                         for r in sel))
+
+
+#: the targets whose leading-order k = 2 constant the chapter compares (book: dv-leading-order)
+LEADING_TARGETS = (("he1", "He_1"), ("he1+he3", "He_1 + He_3"), ("bounded", "bounded"))
+
+
+def leading_order(point=BEYOND_POINT, activation: str = "shifted_tanh") -> dict:
+    """The k = 2 term's leading order c_2 N^e at ``point`` below the learnability line
+    (book: dv-leading-order; e = alpha2 - 2 (1/2 - alpha1) < 0): per target of
+    :data:`LEADING_TARGETS` the constant c_2
+    (:func:`companion.core.expansion.leading_order_constants`, reused batch, ``activation``)
+    and the width N at which c_2 N^e falls to ``need``, the strength the census needs
+    against a clean bulk (:func:`companion.core.spikes.bbp_detection_strength`,
+    :func:`companion.core.expansion.leading_order_crossing`). Keys ``exponent``, ``need``,
+    ``rows`` (target, label, c_2, N)."""
+    exponent = spike_exponent(point[0], point[1], 2)
+    need = bbp_detection_strength(2.0)
+    rows = []
+    for target, label in LEADING_TARGETS:
+        c2 = float(leading_order_constants(target, activation, K=3)[2])
+        rows.append((target, label, c2, leading_order_crossing(c2, exponent, need)))
+    return {"point": tuple(point), "exponent": exponent, "need": need, "rows": rows}
+
+
+def leading_order_numbers(point=BEYOND_POINT) -> Numbers:
+    """The numbers the chapter quotes from :func:`leading_order`: ``c_he1``, ``c_he1he3``,
+    ``c_bounded`` (the constants), ``ratio`` (He_1 + He_3's over the bounded link's),
+    ``need``, ``exponent``, ``N_he1``, ``N_he1he3``, ``N_bounded`` (the widths)."""
+    lo = leading_order(point)
+    tag = {"he1": "he1", "he1+he3": "he1he3", "bounded": "bounded"}
+    out = {"need": fmt(lo["need"], 3), "exponent": fmt_signed(lo["exponent"])}
+    for target, _, c2, N in lo["rows"]:
+        out[f"c_{tag[target]}"] = fmt(c2, 3)
+        out[f"N_{tag[target]}"] = fmt(N, 2)
+    c = {t: c2 for t, _, c2, _ in lo["rows"]}
+    out["ratio"] = fmt(c["he1+he3"] / c["bounded"], 2)
+    return Numbers(**out)
+
+
+def leading_order_table(point=BEYOND_POINT) -> str:
+    """:func:`leading_order` as a table: per target the constant c_2 and the width N at which
+    c_2 N^e falls below what the census needs."""
+    lo = leading_order(point)
+    lines = [f"k = 2 leading order c_2 N^e at ({lo['point'][0]:.2f}, "
+             f"{lo['point'][1]:.2f}), e = {fmt_signed(lo['exponent'])}, tanh(z + 1/2)",
+             f"{'target':<13}{'c_2':>8}   N where c_2 N^e < {fmt(lo['need'], 3)}"]
+    for _, label, c2, N in lo["rows"]:
+        lines.append(f"{label:<13}{fmt(c2, 3):>8}   {fmt(N, 2)}")
     return "\n".join(lines)

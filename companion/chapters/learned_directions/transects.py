@@ -32,7 +32,7 @@ part's cos^2 with beta*_2 at 8192):
   0.050-0.058 (8192), 0.074 at 2^16, on both sides. The prediction's k = 2 term grows on BOTH
   sides of 2 alpha1 + alpha2 = 1 at every N <= 2^16 (it falls below the line only far beyond
   reach): at these sizes the line is not visible as a change of sign of the growth,
-  only of its rate. The transect tests the prediction, not the limit law; the figure says so.
+  only of its rate. The transect tests the prediction, not the limit law; the chapter says so.
 
 Measured (stored runs, 8 seeds, N = 512 to 4096; slopes over that range): (i) k = 1 slopes
 -0.05, 0.00, +0.18, +0.23, strengths at 4096 0.28 / 0.35 / 0.81 / 1.11 (prediction 0.29 /

@@ -20,6 +20,7 @@ below the panels says all of it. Error bars are one standard deviation over the 
 
 from __future__ import annotations
 
+import matplotlib as mpl
 import numpy as np
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
@@ -62,10 +63,12 @@ _LABEL = {"s1": r"$s_1$, the top singular value",
 
 def phone_font_px(fig) -> float:
     """The smallest text of ``fig`` in CSS pixels on a 390 px phone: its size in pixels at
-    the figure's natural width (the book shows a figure at 100 pixels per inch, sharp at
-    twice that), times the width it gets on the phone over that natural width."""
+    the figure's natural width (the book saves it with ``bbox_inches="tight"`` and its
+    padding, at 100 pixels per inch, sharp at twice that), times the width it gets on the
+    phone over that natural width."""
     fig.canvas.draw()
-    natural = fig.get_tightbbox().width * 100.0          # CSS pixels at 100 per inch
+    pad = 2 * mpl.rcParams["savefig.pad_inches"]
+    natural = (fig.get_tightbbox().width + pad) * 100.0  # CSS pixels at 100 per inch
     scale = min(1.0, PHONE_COLUMN / natural)
     sizes = [t.get_fontsize() for t in fig.findobj(lambda a: hasattr(a, "get_fontsize")
                                                    and hasattr(a, "get_text"))

@@ -7,11 +7,19 @@ to overlay (``stored``, drawn with open markers of the same shape and colour, th
 the legend); it returns a matplotlib Figure. Colours: reused blue, fresh orange
 (:data:`companion.presentation.plotting.PALETTE`); every series has its own marker too. The ``table_*``
 functions return the chapter's printed tables as text.
+
+Every text of the chapter's figures is at least :data:`MIN_FONT_PT` (:func:`_readable`), so
+that it stays legible where the book shows the figure narrower than its natural size: on a
+phone 390 px wide the column is :data:`PHONE_WIDTH_PX` CSS px, and a figure of the column's
+width (6.4 in, 640 CSS px at its natural size, a little more with ``bbox_inches="tight"``)
+is shown at about 0.53 of its size (tests/chapters/reuse_vs_fresh/test_reuse_vs_fresh_figures.py
+measures what the smallest text of each figure measures there).
 """
 
 from __future__ import annotations
 
 import numpy as np
+from matplotlib.text import Text
 
 from companion.chapters.reuse_vs_fresh.experiments import (
     ABLATION_ACTIVATIONS,
@@ -32,14 +40,32 @@ from companion.core.runs import Runs
 from companion.core.targets import make_link
 from companion.core.theory import lambda_count
 from companion.presentation import plotting as cplt
-from companion.presentation.book import fmt, fmt_fixed
+from companion.presentation.book import fmt, fmt_fixed, fmt_interval
 from companion.presentation.figures import log_axis, new_figure, range_bars, stored_runs_absent
+
+#: the width in CSS pixels at which the book shows a figure on a phone 390 px wide (the
+#: column less the page's margins, measured in the built book with Chromium)
+PHONE_WIDTH_PX = 342
+#: the smallest text of the chapter's figures, in points: 11.5 pt is 16 CSS px at the
+#: figure's natural size (100 px per inch), 8.4 px on the phone for a figure 6.6 in wide
+MIN_FONT_PT = 11.5
 
 #: marker of each batch setting (and of the Lambda = 1 control of the headline)
 MARKER = {"reused": "o", "fresh": "s", "control": "v"}
 #: pretty names of the targets on the axes (activations: companion.presentation.plotting.ACTIVATION_STYLE)
 TARGET_NAME = {"He_3": r"He$_3$", "He_2": r"He$_2$",
                "(He_2+He_3)/sqrt2": r"(He$_2$+He$_3$)/$\sqrt{2}$", "bounded odd": "bounded odd"}
+
+
+def _readable(fig, size: float = MIN_FONT_PT):
+    """Raise every text of ``fig`` below ``size`` points to ``size``, tick labels included
+    (those drawn later too): the figure's text stays legible on a phone. Returns ``fig``."""
+    for ax in fig.axes:
+        ax.tick_params(labelsize=size)
+    for text in fig.findobj(Text):
+        if text.get_text() and text.get_fontsize() < size:
+            text.set_fontsize(size)
+    return fig
 
 
 def _smooth(activation) -> bool:
@@ -57,9 +83,9 @@ def _stored_handle(ax, stored: Runs):
     """The legend entry of the stored runs (their N and seeds)."""
     Ns = sorted(stored.unique("N"))
     seeds = len(stored.unique("seed"))
-    size = f"$N = {Ns[0]}$" if len(Ns) == 1 else f"$N = {Ns[0]}$ to ${Ns[-1]}$"
+    size = f", $N = {Ns[0]}$" if len(Ns) == 1 else ""      # several: on the axis
     ax.plot([], [], linestyle="none", marker="o", color="0.3", **_open("0.3"),
-            label=f"open: stored runs, {size} ({seeds} seeds)")
+            label=f"open: stored runs{size} ({seeds} seeds)")
 
 
 def _legend_below(fig, *axes, ncol=2):
@@ -73,18 +99,17 @@ def _legend_below(fig, *axes, ncol=2):
     order = sorted(entries, key=lambda lab: (lab.startswith("open:"),
                                              not isinstance(entries[lab], ErrorbarContainer)))
     fig.legend([entries[lab] for lab in order], order, loc="outside lower center", ncol=ncol,
-               fontsize=9.5)
+               fontsize=9.5)     # the chapter's own figures raise it (_readable)
 
 
 # -- the first learned direction ------------------------------------------------------------
 def first_direction(runs: Runs, stored: Runs | None = None):
-    """cos^2(v1, beta*) of an information-exponent-one target: top, the mean over seeds per
-    (alpha1, alpha2) and batch against the companion's limit and the limit times the
-    spiked-model overlap; bottom, every run against its own finite-size prediction."""
-    from matplotlib.ticker import MultipleLocator
-
+    """cos^2(v1, beta*) of an information-exponent-one target: the mean over seeds per
+    (alpha1, alpha2) and batch (error bars: the range), under the companion's prediction
+    drawn over it: the limit (solid) and the limit times the spiked-model overlap
+    1 - 1/theta^2 at these step sizes (dotted); the stored runs as open markers."""
     P = cplt.PALETTE
-    fig, (ax, ax2) = new_figure(2, 1)
+    fig, ax = new_figure()
     pairs = [p for p in FIRST_DIRECTION_PAIRS if len(runs.where(alpha1=p[0], alpha2=p[1]))]
     for j, (a1, a2) in enumerate(pairs):
         for batch, shift in (("reused", -0.14), ("fresh", 0.14)):
@@ -111,37 +136,9 @@ def first_direction(runs: Runs, stored: Runs | None = None):
                   [f"({a1:g}, {a2:g})\n$\\Lambda = {lambda_count(a1, a2)}$" for a1, a2 in pairs])
     ax.set_xlabel(r"step-size exponents $(\alpha_1, \alpha_2)$")
     ax.set_ylabel(r"$\cos^2(v_1, \beta^*)$")
-    ax.set_title("mean over seeds, against the limit")
-
-    series = [(runs, {}), (stored, None)] if stored is not None else [(runs, {})]
-    values = []
-    for source, style in series:
-        for batch in ("reused", "fresh"):
-            for phase, marker, text in ((True, MARKER[batch], r"$\Lambda = 0$"),
-                                        (False, "^" if batch == "reused" else "D",
-                                         r"$\Lambda \geq 1$")):
-                sel = source.where(lambda r, p=phase: (r["lambda"] == 0) == p, batch=batch)
-                if not len(sel):
-                    continue
-                x, y = sel.values("finite_size_prediction"), sel.values("cos2")
-                values += [x, y]
-                kw = (dict(markeredgecolor="white") if style is not None
-                      else _open(P[batch]))
-                ax2.plot(x, y, linestyle="none", marker=marker, color=P[batch], ms=6, **kw,
-                         label=f"{batch}, {text}" if style is not None else None)
-    lo, hi = np.min(np.concatenate(values)), np.max(np.concatenate(values))
-    lo, hi = lo - 0.05 * (hi - lo), hi + 0.05 * (hi - lo)
-    cplt.theory_line(ax2, [lo, hi], [lo, hi], label="measured = predicted")
-    ax2.set_xlim(lo, hi)
-    ax2.set_ylim(lo, hi)
-    ax2.xaxis.set_major_locator(MultipleLocator(0.05))
-    ax2.yaxis.set_major_locator(MultipleLocator(0.05))
-    ax2.set_xlabel(r"predicted $\cos^2(\bar u, \beta^*)\,(1 - 1/\theta^2)$, per run")
-    ax2.set_ylabel(r"measured $\cos^2(v_1, \beta^*)$")
-    ax2.set_title("each run against its own prediction")
-    ax2.legend(loc="upper left", fontsize=9)     # the upper left stays empty: y ~ x
+    ax.set_title(r"He$_1$ target: the first direction")
     _legend_below(fig, ax, ncol=2)
-    return fig
+    return _readable(fig)
 
 
 # -- the headline ---------------------------------------------------------------------------
@@ -189,7 +186,7 @@ def headline_projection(runs: Runs, stored: Runs | None = None):
     ax.set_ylabel(r"$\|P_4 \beta^*\|^2$")
     ax.set_title(r"He$_3$ target, $\tanh$: $\beta^*$ in the top four")
     _legend_below(fig, ax)
-    return fig
+    return _readable(fig)
 
 
 def headline_outlier(runs: Runs, stored: Runs | None = None):
@@ -286,7 +283,7 @@ def _predicted(runs: Runs, by: str, name: str, batch: str) -> str:
 def other_targets(runs: Runs, stored: Runs | None = None):
     """Top: the four links g(z); bottom: ||P_4 beta*||^2 per target and batch at the
     headline point, with the companion's prediction under each target."""
-    fig, (ax, ax2) = new_figure(2, 1)
+    fig, (ax, ax2) = new_figure(2, 1, height_ratios=(2, 3))
     names = [t for t in TARGET_LABELS if len(runs.where(target=t))]
     z = np.linspace(-3.5, 3.5, 400)
     for name, ls in zip(TARGET_LABELS, ("-", "--", ":", "-.")):
@@ -294,38 +291,31 @@ def other_targets(runs: Runs, stored: Runs | None = None):
                 linestyle=ls, label=TARGET_NAME[name])
     ax.set_ylim(-4.5, 4.5)
     ax.set_xlabel(r"$z = \langle \beta^*, x \rangle$")
-    ax.set_ylabel("$g(z)$, with $\\mathbb{E}\\,g^2 = 1$")
-    ax.set_title("the links")
-    ax.legend(loc="center left", bbox_to_anchor=(1.02, 0.5), fontsize=9.5)
+    ax.set_ylabel("$g(z)$")
+    ax.set_title(r"the links, each with $\mathbb{E}\,g^2 = 1$")
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.3), ncol=2, fontsize=MIN_FONT_PT)
     _category(runs, stored, "target", names, ax2, fig)
     ax2.set_xticks(range(len(names)),
                    [f"{TARGET_NAME[n]}\nreused: {_predicted(runs, 'target', n, 'reused')}\n"
-                    f"fresh: {_predicted(runs, 'target', n, 'fresh')}" for n in names],
-                   fontsize=9.5)
-    ax2.set_xlabel(r"target (and the companion's prediction), $(\alpha_1, \alpha_2) = "
-                   r"(0.35, 0.45)$")
-    ax2.set_title(r"$\beta^*$ in the top four")
-    return fig
+                    f"fresh: {_predicted(runs, 'target', n, 'fresh')}" for n in names])
+    ax2.set_xlabel(r"target (and the companion's prediction)")
+    ax2.set_title(r"$\beta^*$ in the top four, $(\alpha_1, \alpha_2) = (0.35, 0.45)$")
+    return _readable(fig)
 
 
 def activation_ablation(runs: Runs, stored: Runs | None = None):
     """||P_4 beta*||^2 of the He_3 direction per activation and batch at the headline point,
-    with each activation's kappa_{2,2}, m_2 and the companion's prediction for a reused
-    batch ("n/a": ReLU lies outside the smooth expansion)."""
+    with the companion's prediction for a reused batch under each activation ("n/a": ReLU
+    lies outside the smooth expansion; its kappa_{2,2} and m_2 are in the printed tables)."""
     fig, ax = new_figure()
     names = [a for a in ABLATION_ACTIVATIONS if len(runs.where(activation=a))]
-    mom = activation_moments(names, pairs=((2, 2),))
     _category(runs, stored, "activation", names, ax, fig)
-    labels = []
-    for i, n in enumerate(names):
-        kappa = (f"$\\kappa_{{2,2}} = {fmt_fixed(mom['kappa_22'][i])}$" if _smooth(n)
-                 else "kink, no $\\kappa$")
-        labels.append(f"{cplt.activation_name(n)}\n{kappa}, $m_2 = {fmt_fixed(mom['m2'][i])}$\n"
-                      f"reuse predicted: {_predicted(runs, 'activation', n, 'reused')}")
-    ax.set_xticks(range(len(names)), labels, fontsize=9.5)
-    ax.set_xlabel(r"activation, He$_3$ target, $(\alpha_1, \alpha_2) = (0.35, 0.45)$")
-    ax.set_title(r"$\beta^*$ in the top four, by activation")
-    return fig
+    ax.set_xticks(range(len(names)),
+                  [f"{cplt.activation_name(n)}\nreuse predicted: "
+                   f"{_predicted(runs, 'activation', n, 'reused')}" for n in names])
+    ax.set_xlabel(r"activation")
+    ax.set_title(r"He$_3$ target, $(\alpha_1, \alpha_2) = (0.35, 0.45)$: $\beta^*$ in the top four")
+    return _readable(fig)
 
 
 # -- the printed tables ---------------------------------------------------------------------
@@ -372,54 +362,109 @@ def table_learnability(links, settings, activations) -> str:
                         *[f"{b} L={lambda_count(a1, a2)}" for b, a1, a2 in settings]], rows)
 
 
-def table_first_direction(runs: Runs) -> str:
+def table_first_direction(runs: Runs, stored: Runs | None = None) -> str:
     """Mean and range over seeds of cos^2(v1, beta*) per (alpha1, alpha2) and batch, the
-    limit and the limit times the spiked-model overlap."""
+    limit and the limit times the spiked-model overlap (the companion's predictions), and
+    the stored runs' mean (``stored``: a column, with their N in the heading line)."""
     rows = []
     for (a1, a2, batch), g in runs.groups("alpha1", "alpha2", "batch").items():
         v = g.values("cos2")
-        rows.append([f"({a1:.2f}, {a2:.2f})", f"{g.mean('lambda'):.0f}", batch,
-                     fmt_fixed(v.mean(), 3), f"[{fmt_fixed(v.min(), 3)}, {fmt_fixed(v.max(), 3)}]",
-                     fmt_fixed(g.mean("limit"), 3), fmt_fixed(g.mean("limit_finite_n"), 3)])
-    return _text_table(["alphas", "Lambda", "batch", "mean", "[min, max]", "limit",
-                        "limit*overlap"], rows)
+        row = [f"({a1:.2f}, {a2:.2f})", f"{g.mean('lambda'):.0f}", batch,
+               fmt_fixed(v.mean(), 3), f"[{fmt_fixed(v.min(), 3)}, {fmt_fixed(v.max(), 3)}]",
+               fmt_fixed(g.mean("limit"), 3), fmt_fixed(g.mean("limit_finite_n"), 3)]
+        if stored is not None:
+            row.append(_stored_mean(stored, "cos2", alpha1=a1, alpha2=a2, batch=batch))
+        rows.append(row)
+    columns = ["alphas", "Lambda", "batch", "mean", "[min, max]", "limit", "limit*overlap"]
+    return (_heading(runs, stored) + "\n"
+            + _text_table(columns + (["stored"] if stored is not None else []), rows))
+
+
+def _heading(runs: Runs, stored: Runs | None) -> str:
+    """The line above a table: the runs' N and seeds, and the stored runs' (or that they
+    are switched off)."""
+    text = (f"N = d = n = {max(runs.unique('N'))}, seeds {min(runs.unique('seed'))} to "
+            f"{max(runs.unique('seed'))}")
+    if stored is None or not len(stored):
+        return text
+    Ns = sorted(stored.unique("N"))
+    size = f"N = {Ns[0]}" if len(Ns) == 1 else f"N = {Ns[0]} to {Ns[-1]}"
+    return f"{text}; stored: {size}, mean over {len(stored.unique('seed'))} seeds"
+
+
+def _stored_mean(stored: Runs, key: str, **params) -> str:
+    sel = stored.where(**params)
+    return fmt_fixed(sel.mean(key), 3) if len(sel) else "-"
 
 
 def table_projection(runs: Runs, by=("N", "batch", "alpha1"), extra=(),
-                     columns=("Lambda", "predicted", "mean", "[min, max]", "chance")) -> str:
+                     columns=("Lambda", "predicted", "mean", "[min, max]", "chance"),
+                     stored: Runs | None = None, decimals: int = 4) -> str:
     """Mean and range over seeds of ||P_4 beta*||^2 per group of ``by`` (``alpha1`` shown
     as the pair of exponents), with Lambda, the prediction (learned / no / n/a) and chance
     m/d (``columns`` picks among them); ``extra``: more (column, function of the group's
-    Runs -> text), after ``by``."""
+    Runs -> text), after ``by``; ``stored``: a last column, the stored runs' mean in the
+    same group (and a heading line with both sizes)."""
     rows = []
     for key, g in runs.groups(*by).items():
         v = g.values("projection")
         pred = {"yes": "learned", "no": "no", "n/a": "n/a"}[_prediction_text(g[0]["learnable"])]
         cell = {"Lambda": f"{g.mean('lambda'):.0f}", "predicted": pred,
-                "mean": fmt_fixed(v.mean(), 4),
-                "[min, max]": f"[{fmt_fixed(v.min(), 4)}, {fmt_fixed(v.max(), 4)}]",
+                "mean": fmt_fixed(v.mean(), decimals),
+                "[min, max]": f"[{fmt_fixed(v.min(), decimals)}, {fmt_fixed(v.max(), decimals)}]",
                 "chance": fmt_fixed(g.mean("chance"), 4)}
         keys = [(f"({k:.2f}, {g[0]['alpha2']:.2f})" if b == "alpha1" else str(k))
                 for b, k in zip(by, key)]
-        rows.append([*keys, *[f(g) for _, f in extra], *[cell[c] for c in columns]])
+        row = [*keys, *[f(g) for _, f in extra], *[cell[c] for c in columns]]
+        if stored is not None:
+            row.append(_stored_mean(stored, "projection", **dict(zip(by, key))))
+        rows.append(row)
     names = ["alphas" if b == "alpha1" else b for b in by]
-    return _text_table([*names, *[c for c, _ in extra], *columns], rows)
+    table = _text_table([*names, *[c for c, _ in extra], *columns,
+                         *(["stored"] if stored is not None else [])], rows)
+    return table if stored is None else _heading(runs, stored) + "\n" + table
 
 
-def table_ablation(runs: Runs) -> str:
+def table_headline(runs: Runs, stored: Runs | None = None) -> str:
+    """The headline in numbers: per N (the chapter's, then the stored runs'), the mean and
+    range over seeds of ||P_4 beta*||^2 for each of the three settings, and chance 4/d."""
+    names = {("reused", HEADLINE_POINT[0]): f"reused L={lambda_count(*HEADLINE_POINT)}",
+             ("reused", 0.20): f"reused L={lambda_count(0.20, HEADLINE_POINT[1])}",
+             ("fresh", HEADLINE_POINT[0]): "fresh"}
+    settings = [("reused", HEADLINE_POINT[0]), ("reused", 0.20), ("fresh", HEADLINE_POINT[0])]
+    rows = []
+    for source, tag in ((runs, ""), (stored, "*")):
+        if source is None:
+            continue
+        for N in sorted(source.unique("N")):
+            row = [f"{N}{tag}"]
+            for b, a1 in settings:
+                v = source.where(N=N, batch=b, alpha1=a1).values("projection")
+                row.append(f"{fmt_fixed(v.mean(), 3)} [{fmt_fixed(v.min(), 3)}, "
+                           f"{fmt_fixed(v.max(), 3)}]" if len(v) else "-")
+            row.append(fmt_fixed(4 / N, 4))
+            rows.append(row)
+    note = ("mean [min, max] over seeds; * stored runs, "
+            f"{len(stored.unique('seed'))} seeds" if stored is not None else
+            "mean [min, max] over seeds")
+    return note + "\n" + _text_table(["N", *[names[s] for s in settings], "chance"], rows)
+
+
+def table_ablation(runs: Runs, stored: Runs | None = None) -> str:
     """:func:`table_projection` per activation and batch, with kappa_{2,2} (n/a for an
     activation with a kink) and the mean second singular value s_2, under a line with
-    the point, N and chance."""
+    the point, N and chance; ``stored``: a last column, the stored runs' mean."""
     kappa = {a: activation_moments([a], pairs=((2, 2),))["kappa_22"][0]
              for a in runs.unique("activation")}
     head = (f"He_3 target, ({runs[0]['alpha1']:.2f}, "
-            f"{runs[0]['alpha2']:.2f}), N = d = n = {max(runs.unique('N'))}, "
-            f"chance 4/d = {fmt_fixed(runs.mean('chance'), 4)}")
-    return head + "\n" + table_projection(runs, by=("activation", "batch"), extra=[
+            f"{runs[0]['alpha2']:.2f}), chance 4/d = {fmt_fixed(runs.mean('chance'), 4)}")
+    table = table_projection(runs, by=("activation", "batch"), extra=[
         ("kappa_22", lambda g: fmt_fixed(kappa[g[0]["activation"]], 3)
          if _smooth(g[0]["activation"]) else "n/a"),
         ("s_2", lambda g: fmt_fixed(g.mean("s_1"), 2))],
-        columns=("predicted", "mean", "[min, max]"))
+        columns=("predicted", "mean", "[min, max]"), stored=stored, decimals=3)
+    return head + ("\n" if stored is not None else
+                   f", N = d = n = {max(runs.unique('N'))}\n") + table
 
 
 def table_targets(labels=TARGET_LABELS, point=HEADLINE_POINT) -> str:
@@ -447,36 +492,76 @@ READOUT_SERIES = (("reused", "W0", "$W_0$ (no step)", "null", "D", ":"),
 READOUT_TARGET_NAME = {"he1": r"He$_1$", "he3": r"He$_3$", "he1+he3": r"He$_1$ + He$_3$"}
 
 
-def readout_errors_by_N(runs: Runs | None, factor: int = 4):
-    """E17 against N: one panel per target (rows) and point (columns), the ridge readout's
-    test error relative to Var y (mean over the seeds, t interval) for W0, W1 and W2 of
-    either batch, with n_train = ``factor`` n."""
+def readout_errors_by_N(runs: Runs | None, factor: int = 4,
+                        targets: tuple[str, ...] = ("he1", "he1+he3"),
+                        point: tuple[float, float] = READOUT_POINTS[0]):
+    """E17 against N at one point (by default Lambda = 2, where reuse can reach He_3): one
+    panel per target, stacked, the ridge readout's test error relative to Var y (mean over
+    the seeds, 95% t interval) for W0, W1 and W2 of either batch, with n_train = ``factor``
+    n. The chapter prints every target and both points at the largest N
+    (:func:`table_readout`)."""
     if runs is None or not len(runs):
         return stored_runs_absent()
-    targets = [t for t in READOUT_TARGETS if len(runs.where(target=t))]
-    points = [p for p in READOUT_POINTS if len(runs.where(alpha1=p[0], alpha2=p[1]))]
-    fig, axes = new_figure(nrows=len(targets), ncols=len(points), sharex=True, squeeze=False)
+    a1, a2 = point
+    targets = [t for t in targets if len(runs.where(target=t, alpha1=a1, alpha2=a2))]
+    fig, axes = new_figure(nrows=len(targets), ncols=1, sharex=True, squeeze=False)
     Ns = sorted(runs.unique("N"))
     for i, t in enumerate(targets):
-        for j, (a1, a2) in enumerate(points):
-            ax = axes[i, j]
-            sel = runs.where(target=t, alpha1=a1, alpha2=a2)
-            for batch, w, label, colour, marker, ls in READOUT_SERIES:
-                key = f"{batch}_n{factor}_{w}"
-                # a t interval over the seeds (NaN, so no bar, for a single seed)
-                cis = [t_interval(np.asarray(sel.where(N=N).values(key), float)) for N in Ns]
-                mean = np.array([c.mean for c in cis])
-                lo, hi = np.array([c.low for c in cis]), np.array([c.high for c in cis])
-                ax.errorbar(Ns, mean, yerr=[mean - lo, hi - mean],
-                            color=cplt.PALETTE[colour], marker=marker, ls=ls, ms=5,
-                            capsize=2, label=label)
-            log_axis(ax, Ns)
-            if i == 0:
-                ax.set_title(rf"$(\alpha_1, \alpha_2) = ({a1:.2f}, {a2:.2f})$, "
-                             rf"$\Lambda = {lambda_count(a1, a2)}$", fontsize=10)
-            if j == 0:
-                ax.set_ylabel(f"{READOUT_TARGET_NAME[t]}: test error / Var $y$")
-    for ax in axes[-1]:
-        ax.set_xlabel(r"width $N = d = n$")
+        ax = axes[i, 0]
+        sel = runs.where(target=t, alpha1=a1, alpha2=a2)
+        for batch, w, label, colour, marker, ls in READOUT_SERIES:
+            key = f"{batch}_n{factor}_{w}"
+            # a t interval over the seeds (NaN, so no bar, for a single seed)
+            cis = [t_interval(np.asarray(sel.where(N=N).values(key), float)) for N in Ns]
+            mean = np.array([c.mean for c in cis])
+            lo, hi = np.array([c.low for c in cis]), np.array([c.high for c in cis])
+            ax.errorbar(Ns, mean, yerr=[mean - lo, hi - mean], color=cplt.PALETTE[colour],
+                        marker=marker, ls=ls, ms=6, capsize=2, label=label)
+        log_axis(ax, Ns)
+        ax.set_title(rf"{READOUT_TARGET_NAME[t]} target, $(\alpha_1, \alpha_2) = "
+                     rf"({a1:.2f}, {a2:.2f})$, $\Lambda = {lambda_count(a1, a2)}$")
+        ax.set_ylabel("test error / Var $y$")
+    axes[-1, 0].set_xlabel(r"width $N = d = n$")
     _legend_below(fig, axes[0, 0], ncol=2)
-    return fig
+    return _readable(fig)
+
+
+def table_readout(runs: Runs | None, factor: int = 4) -> str:
+    """The readout's relative test errors at the largest N (mean over the seeds) for every
+    target and point: W0, W1, W2 of the reused and of the fresh batch, and W2 reused minus
+    fresh with its 95% t interval over the seeds (paired: the two batches share W0, X1, y1)."""
+    if runs is None or not len(runs):
+        return "needs the stored paper-scale runs (switched off, or not computed yet)"
+    N = max(runs.unique("N"))
+    big = runs.where(N=N)
+    rows = []
+    for (a1, a2) in READOUT_POINTS:
+        for t in READOUT_TARGETS:
+            sel = big.where(target=t, alpha1=a1, alpha2=a2)
+            if not len(sel):
+                continue
+            cells = [fmt_fixed(sel.mean(f"{b}_n{factor}_{w}"), 3)
+                     for b, w in (("reused", "W0"), ("reused", "W1"), ("reused", "W2"),
+                                  ("fresh", "W2"))]
+            gap = t_interval(np.asarray(sel.values(f"reused_n{factor}_W2"), float)
+                             - np.asarray(sel.values(f"fresh_n{factor}_W2"), float))
+            rows.append([t.replace("he", "He_"), f"{lambda_count(a1, a2)}", *cells,
+                         f"{fmt_fixed(gap.mean, 3, signed=True)} "
+                         f"{fmt_interval(gap.low, gap.high, 3, signed=True)}"])
+    points = "; ".join(f"Lambda {lambda_count(a1, a2)} at ({a1:.2f}, {a2:.2f})"
+                       for a1, a2 in READOUT_POINTS)
+    head = (f"relative test error, N = {N}, n_train = {factor}n, "
+            f"{len(big.unique('seed'))} seeds\n{points}")
+    parts = []
+    mixed = runs.where(target="he1+he3", alpha1=READOUT_POINTS[0][0],
+                       alpha2=READOUT_POINTS[0][1])
+    for n in sorted(mixed.unique("N")):
+        sel = mixed.where(N=n)
+        gap = t_interval(np.asarray(sel.values(f"reused_n{factor}_W2_parts"), float)[:, 1]
+                         - np.asarray(sel.values(f"fresh_n{factor}_W2_parts"), float)[:, 1])
+        parts.append([str(n), f"{fmt_fixed(gap.mean, 3, signed=True)} "
+                              f"{fmt_interval(gap.low, gap.high, 3, signed=True)}"])
+    return (head + "\n" + _text_table(["target", "Lambda", "W0", "W1", "W2 reused",
+                                       "W2 fresh", "reused - fresh, 95%"], rows)
+            + "\n\nHe_3 part of He_1+He_3 (Lambda 2), W2 reused - fresh, 95%:\n"
+            + _text_table(["N", "relative error"], parts))

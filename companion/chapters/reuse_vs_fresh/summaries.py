@@ -50,6 +50,7 @@ def _spread(runs: Runs | None, key: str, decimals: int = 3) -> str:
 
 
 def _seed_range(runs: Runs, key: str = "cos2", decimals: int = 3) -> str:
+    """'min to max' of a result over the runs (the seeds of one setting)."""
     v = runs.values(key)
     return f"{fmt_fixed(v.min(), decimals)} to {fmt_fixed(v.max(), decimals)}"
 
@@ -63,11 +64,10 @@ def stored_caption(stored: Runs | None) -> str:
     switched off)."""
     if stored is None or not len(stored):
         return ("The stored paper-scale runs are switched off here "
-                "(COMPANION_PAPER_DATA=off): only this chapter's runs are drawn.")
+                "(COMPANION_PAPER_DATA=off).")
     Ns = ", ".join(str(n) for n in sorted(stored.unique("N")))
     seeds = len(stored.unique("seed"))
-    return (f"Open markers: the stored paper-scale runs at N = {Ns} ({seeds} seeds each, "
-            f"mean and min to max), read with store.load, not recomputed.")
+    return f"Open markers: the stored paper-scale runs, N = {Ns} ({seeds} seeds each)."
 
 
 def stored_status(available: bool | None = None) -> Numbers:
@@ -156,9 +156,18 @@ def headline(runs: Runs, stored: Runs | None = None) -> Numbers:
       ``<s>_mid_min``, ``<s>_mid_max`` at the middle one;
     * ``fr_over_chance``: the fresh mean over chance at the largest size; ``fr_slope``: the
       fresh mean's log-log slope between the smallest and the largest size;
+    * ``<s>_range``, ``<s>_mid_range``: the range over seeds as "min to max" at the largest
+      and the middle size;
+    * ``hi_k2``, ``lo_k2``: the companion's exponent of the k = 2 term (the one that carries
+      He_3) at the two reused settings (book: dv-exponents);
     * ``paper_<s>_lo``, ``_mid``, ``_hi``, ``_top``: 'mean (min to max)' of the stored
       runs at their four sizes (``paper_Ns``; ``paper_N_mid``, ``paper_N_hi``,
-      ``paper_N_top``), :data:`OFF` without them; ``stored``: the caption's sentence.
+      ``paper_N_top``), :data:`OFF` without them; ``stored``: the caption's sentence;
+    * what separates the Lambda = 1 control from Lambda = 3 at reachable N, a difference of
+      growth, not of level: ``paper_lo_top_mean``, the control's stored mean at the largest
+      size, and ``paper_lo_over_fr``, that mean over the fresh batch's there;
+      ``paper_slope_<s>``, the log-log slope of each setting's stored mean from
+      ``paper_N_mid`` to ``paper_N_top``.
     """
     runs = _need(runs, "runs")
     Ns = sorted(runs.unique("N"))
@@ -176,6 +185,7 @@ def headline(runs: Runs, stored: Runs | None = None) -> Numbers:
             v = sel.where(N=n).values("projection")
             out[f"{key}{tag}_min"] = fmt_fixed(v.min(), 3)
             out[f"{key}{tag}_max"] = fmt_fixed(v.max(), 3)
+            out[f"{key}{tag}_range"] = _seed_range(sel.where(N=n), "projection")
         paper = _where(stored, batch=batch, alpha1=a1)
         paper_Ns = [] if paper is None else sorted(paper.unique("N"))
         for i, tag in enumerate(("lo", "mid", "hi", "top")):
@@ -189,7 +199,27 @@ def headline(runs: Runs, stored: Runs | None = None) -> Numbers:
     for i, tag in ((1, "mid"), (2, "hi"), (3, "top")):
         out[f"paper_N_{tag}"] = str(paper_Ns[i]) if i < len(paper_Ns) else "n/a"
     out["stored"] = stored_caption(stored)
+    for key in ("hi", "lo"):
+        out[f"{key}_k2"] = fmt_signed(spike_exponent(SETTINGS[key][1], 0.45, 2))
+    out.update(_growth(stored, paper_Ns))
     return Numbers(**out)
+
+
+def _growth(stored: Runs | None, Ns: list) -> dict:
+    """The headline's stored runs from their second size to their largest: the log-log
+    slope of each setting's mean (``paper_slope_<s>``), the Lambda = 1 control's mean at
+    the largest size and its ratio to the fresh batch's (:func:`headline`)."""
+    keys = [f"paper_slope_{k}" for k in SETTINGS] + ["paper_lo_top_mean", "paper_lo_over_fr"]
+    if stored is None or len(Ns) < 2:
+        return dict.fromkeys(keys, OFF)
+    lo, top = Ns[1], Ns[-1]
+    mean = {(k, n): stored.where(batch=b, alpha1=a1, N=n).mean("projection")
+            for k, (b, a1) in SETTINGS.items() for n in (lo, top)}
+    out = {f"paper_slope_{k}": fmt_signed(np.log(mean[k, top] / mean[k, lo]) / np.log(top / lo))
+           for k in SETTINGS}
+    out["paper_lo_top_mean"] = fmt_fixed(mean["lo", top], 3)
+    out["paper_lo_over_fr"] = fmt_fixed(mean["lo", top] / mean["fr", top], 0)
+    return out
 
 
 def outlier(runs: Runs, stored: Runs | None = None) -> Numbers:
@@ -272,7 +302,7 @@ def activations(runs: Runs, stored: Runs | None = None) -> Numbers:
     "2 of 3"); ``N``: the runs' size; the mean share of
     the projection on v_1 (``relu_v1_share``, ``tanh_v1_share``); ReLU's m_2
     (``relu_m2``), E[z g|g|] of He_3 (``he3_z_g_absg``); ``stored``: the caption's
-    sentence."""
+    sentence; ReLU in the stored runs (:func:`_relu_stored`)."""
     runs = _need(runs, "runs")
     he3 = make_link("he3")
     out = dict(stored=stored_caption(stored),
@@ -304,7 +334,25 @@ def activations(runs: Runs, stored: Runs | None = None) -> Numbers:
     out["relu_above"] = (f"{int(np.sum(relu.values('projection') > top_fresh))} of "
                          f"{len(relu)}")
     out["N"] = int(max(runs.unique("N")))
+    out.update(_relu_stored(stored))
     return Numbers(**out)
+
+
+def _relu_stored(stored: Runs | None) -> dict:
+    """ReLU in the stored runs (:func:`activations`): their ``paper_N``, the mean
+    projection with a reused batch (``paper_relu_mean``), its ratio to the fresh batch's
+    (``paper_relu_ratio``) and how many reused seeds lie above the largest fresh one
+    (``paper_relu_above``, "4 of 4")."""
+    keys = ("paper_N", "paper_relu_mean", "paper_relu_ratio", "paper_relu_above")
+    relu, fresh = (_where(stored, activation="relu", batch=b) for b in ("reused", "fresh"))
+    if relu is None or not len(relu) or not len(fresh):
+        return dict.fromkeys(keys, OFF)
+    reused = relu.values("projection")
+    return dict(paper_N=int(max(stored.unique("N"))),
+                paper_relu_mean=fmt_fixed(reused.mean(), 3),
+                paper_relu_ratio=fmt_fixed(reused.mean() / fresh.mean("projection"), 1),
+                paper_relu_above=f"{int(np.sum(reused > fresh.values('projection').max()))} "
+                                 f"of {len(relu)}")
 
 
 # -- what the directions buy in prediction (E17) ---------------------------------------------

@@ -5,6 +5,7 @@ import pytest
 
 from companion.chapters.finite_size import calibration as cal
 from companion.core.experiment import run_units
+from companion.core.intervals import clopper_pearson
 
 
 @pytest.fixture(scope="module")
@@ -62,25 +63,46 @@ def _synthetic(thresholds_by_N, strengths=(1.0, 1.1, 1.2, 1.3, 1.4), edge=2.04, 
                 for N, ts in thresholds_by_N.items() for s, t in enumerate(ts))
 
 
+def _half(strengths, counts, end):
+    """Where the exact intervals' lower (end 0) or upper (end 1) ends of counts out of 8 first
+    reach one half (linear interpolation)."""
+    return cal.detection_threshold(strengths, [clopper_pearson(c, 8)[end] for c in counts])
+
+
 def test_calibration_table_on_synthetic_runs():
-    """N = 64: seeds first counted at 1.1, 1.2, 1.2, 1.3 -> rates 0, .25, .75, 1, 1 and the
-    half point 1.15; N = 32: every seed at 1.4 -> 1.35, an interval of one point."""
-    table = cal.calibration_table(_synthetic({64: [1.1, 1.2, 1.2, 1.3], 32: [1.4] * 4}))
+    """Eight seeds per size. N = 64: seeds first counted at 1.1 (two), 1.2 (four), 1.3
+    (two) -> rates 0, .25, .75, 1, 1 and the half point 1.15, with the exact interval from
+    where the Clopper-Pearson upper ends (2 of 8 at 1.1) and lower ends (8 of 8 at 1.3)
+    cross one half; N = 32: every seed at 1.4 -> 1.35, an interval around it, not a point."""
+    S = [1.0, 1.1, 1.2, 1.3, 1.4]
+    table = cal.calibration_table(_synthetic({64: [1.1] * 2 + [1.2] * 4 + [1.3] * 2,
+                                              32: [1.4] * 8}, strengths=S))
     assert [r["N"] for r in table] == [32, 64]
     small, large = table
-    assert small["threshold"] == pytest.approx(1.35)
-    assert small["low"] == pytest.approx(1.35) and small["high"] == pytest.approx(1.35)
     np.testing.assert_allclose(large["rate"], [0, 0.25, 0.75, 1, 1])
     assert large["threshold"] == pytest.approx(1.15)
-    assert large["low"] <= 1.15 <= large["high"] and large["high"] - large["low"] > 0.05
-    np.testing.assert_allclose(large["first"], [1.1, 1.2, 1.2, 1.3])
+    counts = [0, 2, 6, 8, 8]
+    assert large["low"] == pytest.approx(_half(S, counts, 1))
+    assert large["high"] == pytest.approx(_half(S, counts, 0))
+    assert 1.0 < large["low"] < 1.1 and 1.2 < large["high"] < 1.3
+    np.testing.assert_allclose(large["first"], [1.1] * 2 + [1.2] * 4 + [1.3] * 2)
     margin = cal.bbp_detection_strength(2.04, own=2.0)       # c = 1: theta + 1/theta = 2.0808
     assert margin + 1 / margin == pytest.approx(1.02 * 2.04)
     assert large["bbp"] == pytest.approx(1.0) and large["bbp_margin"] == pytest.approx(margin)
-    assert not large["agrees"] and large["high"] < margin      # 1.15 [.., < 1.33]
-    assert not small["agrees"]                               # 1.35 alone, margin 1.33
-    [near] = cal.calibration_table(_synthetic({64: [1.2, 1.3, 1.4, 1.4]}))
-    assert near["threshold"] == pytest.approx(1.3) and near["agrees"]   # [1.17, 1.35]
+    assert not large["agrees"] and large["high"] < margin      # 1.15 [1.05, 1.25]: < 1.33
+    # every seed at the same strength: the exact interval still has a width, and holds 1.33
+    assert small["threshold"] == pytest.approx(1.35)
+    assert 1.3 < small["low"] < 1.35 < small["high"] < 1.4 and small["agrees"]
+
+
+def test_half_interval_is_open_where_the_planted_range_does_not_decide():
+    """Four seeds: even 4 of 4 leaves the lower end of the exact interval at 0.40, below
+    one half, so the interval is open above; 0 of 4 at the smallest strength is consistent
+    with one half (upper end 0.60), so it is open below."""
+    low, high = cal.half_interval([1.0, 1.1, 1.2], [0, 2, 4], 4)
+    assert low == -np.inf and high == np.inf
+    low, high = cal.half_interval([1.0, 1.1, 1.2], [0, 4, 8], 8)
+    assert 1.0 < low < 1.1 < high < 1.2
 
 
 def test_first_detection_and_the_own_edge():

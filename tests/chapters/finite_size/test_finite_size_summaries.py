@@ -14,8 +14,8 @@ from companion import lambda_count, n_spikes
 from companion.chapters.finite_size import experiments as ex
 from companion.chapters.finite_size import summaries as fs
 from companion.chapters.finite_size.figures import POLYNOMIAL
+from companion.core.intervals import t_interval
 from companion.core.runs import Run, Runs
-from companion.presentation.book import fmt
 
 N = 120
 
@@ -31,7 +31,7 @@ def test_scales_are_the_powers_of_N_and_the_largest_labels():
     assert out.scale_035_1000 == "0.35" and out.scale_035_8192 == "0.26"
     assert out.scale_020_1000 == "0.13" and out.scale_045_1000 == "0.71"
     assert out.Ntenth_035 == "4.6 × 10⁶"        # 0.1 ** (1 / -0.15)
-    assert out.maxy_he1_1000 == "3.39" and out.maxy_he3_1000 == "11.8"
+    # the self term: the expansion parameter times the typical largest He_3 label, 11.8
     assert float(out.selfterm_he3_1000) == pytest.approx(1000 ** -0.15 * 11.8, rel=0.02)
 
 
@@ -54,20 +54,10 @@ def test_preactivations_ratio_range_and_values_at_N():
         fs.preactivations(_pre(), 0)
 
 
-def test_run_time_is_a_time_in_seconds():
-    out = fs.run_time(40)
-    assert re.fullmatch(r"\d+(\.\d+)?(e-?\d+)? s", out.t_run)
-    assert float(out.t_run[:-2]) > 0
-    with pytest.raises(ValueError, match="N"):
-        fs.run_time(-1)
-
-
-def test_growth_reads_the_headline_and_the_slow_term():
+def test_growth_reads_the_headline_term():
     rows = ex.spike_growth_table([(0.35, 0.45), (0.40, 0.25)], N_ref=1000)
     out = fs.growth(rows)
-    assert out.e_he3 == "0.15" and out.g_he3 == "1.11" and out.N2_he3 == "1 × 10⁵"
-    assert out.e_slow == "0.05" and out.g_slow == "1.04" and out.N2_slow == "1 × 10⁹"
-    assert out.g16_he3 == "1.52"
+    assert out.g16_he3 == "1.52"                 # 16 ** 0.15
     with pytest.raises(ValueError, match="rows: no row"):
         fs.growth(rows[:1])
 
@@ -75,7 +65,7 @@ def test_growth_reads_the_headline_and_the_slow_term():
 def test_outliers_from_tiny_runs():
     counts = ex.OUTLIER_COUNTS.run(N=N, seeds=2)
     out = fs.outliers(counts)
-    assert out.thr == "2.04" and out.chance == "0.033"
+    assert out.chance == "0.033"
     top = len(counts[0]["s_W2"])
     for name in ("cnt_w1_he3", "cnt_w1_he1", "cnt_he3_fresh", "cnt_he3_reused",
                  "cnt_he3_fresh_null", "cnt_he1_fresh", "cnt_he1_fresh_null"):
@@ -84,11 +74,9 @@ def test_outliers_from_tiny_runs():
         assert all(s.endswith("+") == (int(s.rstrip("+")) >= top) for s in seeds), name
     census = counts.values("census")
     assert str(int(census.min())) in out.census_counts
-    assert len(out.w1_he3_s23.split(", ")) == 2 and len(out.he3_fresh_s.split(", ")) == 3
     s1 = np.concatenate([counts.values("s_W2")[:, 0], counts.values("s_W2_null")[:, 0]])
     low, high = (float(v) for v in out.s1_range.split(" to "))
     assert low == pytest.approx(s1.min(), rel=0.01) and high == pytest.approx(s1.max(), rel=0.01)
-    assert out.maxy_he3_N == fmt(float(ex.typical_max_label("he3", N)))
     with pytest.raises(ValueError, match="counts: expected runs at one N"):
         fs.outliers(counts + Runs(Run(dict(r.params, N=2 * N), r.seed, r.result)
                                   for r in counts))
@@ -117,13 +105,16 @@ def test_spread_orderings_and_ranges():
     assert out.seeds == "2" and out.Nhalf == "60"
     assert out.p1_fresh == "1"
     assert out.p1_020_full == "0.75"       # 3 of the 4 pairs (0.3 < 0.4)
-    assert out.p1_020_half == "1"
-    assert out.range_reused_N == "0.3 to 0.5" and out.range_020_N == "0.1 to 0.4"
-    assert out.mean_reused_N == "0.4" and out.sd_reused_N == "0.14"
-    assert out.mean_020_half == "0.11" and out.mean_fresh_N == "0.015"
+    assert out.order_020_half == "the right order"      # 0.225 against 0.11 at N = 60
+    assert out.mean_fresh_half == "0.045" and out.mean_fresh_N == "0.015"
     assert out.chance_half == "0.067"      # 4/60
     assert 0 <= float(out.p8_growth) <= 1
-    assert float(out.need_020_half) > 0
+    # 2^2 (0.02 + 0.045) / 0.15^2 seeds for two standard errors at N = 120
+    assert out.need_020_full == "12"
+    swapped = Runs(Run(dict(r.params, alpha1=0.20 if r.params["alpha1"] == 0.35 else 0.35),
+                       r.seed, r.result) if r.params["batch"] == "reused" else r
+                   for r in _spread())
+    assert fs.spread(swapped).order_020_half == "the wrong order"
 
 
 def test_spread_stored_runs_and_their_absence():
@@ -151,6 +142,11 @@ def test_convergence_from_tiny_runs():
     head = next(r for r in rates if (r["alpha1"], r["alpha2"]) == (0.35, 0.45))
     assert float(out.slope_head) == pytest.approx(head["gap"], abs=0.006)
     assert re.fullmatch(r"\[[+-]?\d\.\d\d, [+-]?\d\.\d\d\]", out.slope_clean_ci)
+    assert out.slope_head_est == f"{out.slope_head} {out.slope_head_ci}"
+    # the slope is the mean of the seeds' own slopes, the interval Student's t over them
+    assert head["gap"] == pytest.approx(np.mean(head["gap_seeds"]))
+    t = t_interval(head["gap_seeds"])
+    assert (head["gap_low"], head["gap_high"]) == pytest.approx((t.low, t.high))
     assert len(out.s1_ratio_head.split(", ")) == 2
     clean = runs.where(alpha1=0.20, alpha2=0.20, N=N)
     assert float(out.cos2_clean_N) == pytest.approx(clean.mean("cos2"), rel=0.005)
@@ -172,35 +168,36 @@ def test_blowup_reads_the_largest_N():
                                          max_delta=5.0 + seed, single_sample=value / 2)))
     out = fs.blowup(Runs(runs))
     assert out.poly_reused_s1 == "2.6 × 10⁵, 1.7 × 10⁵"
-    assert out.tanh_reused_s1 == "146, 139" and out.poly_fresh_s1 == "2600, 1700"
-    assert out.poly_theory_s1 == "200" and out.tanh_theory_s1 == "200"
+    assert out.poly_fresh_s1 == "2600, 1700" and out.Ns == "60 and 120"
     assert out.poly_reused_delta == "5.5" and out.poly_piece_ratio == "0.5, 0.5"
     assert out.poly_blow_factor == "850"    # 1.7e5 / 200
 
 
 def test_calibration_numbers_from_synthetic_runs():
-    """Two sizes of planted runs whose seeds are first counted at known strengths: the half
-    points with their bootstrap intervals, the BBP values, where they disagree; "n/a"
-    without stored runs."""
+    """Two sizes of planted runs, eight seeds each, whose seeds are first counted at known
+    strengths: the half points with their exact intervals, the BBP values, where they
+    disagree; "n/a" without stored runs."""
     S = np.array([1.0, 1.1, 1.2, 1.3, 1.4])
-    first = {512: [1.1, 1.2, 1.2, 1.3], 1024: [1.4] * 4}
+    first = {512: [1.1] * 2 + [1.2] * 4 + [1.3] * 2, 1024: [1.4] * 8}
     runs = Runs(Run(dict(N=n, strengths=list(S)), s,
                     {"strengths": S, "detected": S >= t - 1e-9,
                      "value": np.where(S >= t - 1e-9, S + 1 / S, np.nan),
                      "edge": 2.04, "edge_own": 2.0})
                 for n, ts in first.items() for s, t in enumerate(ts))
     out = fs.calibration(runs)
-    assert out.Ns == "512 and 1024" and out.seeds == "4"
+    assert out.seeds == "8"
     assert out.strengths == "1.00 to 1.40 in steps of 0.10"
-    assert out.thresholds.startswith("1.15 [") and "1.35 [1.35, 1.35] at N = 1024" in out.thresholds
     assert out.thr_range == "1.15 to 1.35"
-    assert out.bbp_range == "1.00"
     assert out.margin_range == "1.33"          # theta + 1/theta = 1.02 x 2.04
+    assert out.ratio_range == "0.87 to 1.02"      # 1.15 and 1.35 over 1.3226
     assert out.edge_offset == "+2.0%"
-    assert out.n_disagree == "2"                       # 1.15's interval ends below 1.33
-    assert out.disagree.endswith("; at N = 1024 (1.35 [1.35, 1.35] against 1.33)")
-    assert out.first_span_small == "1.10 to 1.30" and out.first_span_large == "1.40"
+    # 1.15's exact interval ends below 1.33; 1.35's holds it
+    assert re.fullmatch(r"at N = 512 \(1\.15 \[1\.0\d, 1\.2\d\] against 1\.33\)", out.disagree)
     assert out.pos_err == "n/a"                        # no planted strength >= 1.5
     assert out.margin_factor == "1.22"
     absent = fs.calibration(None)
-    assert absent.thresholds == "n/a" and absent.margin_factor == "1.22"
+    assert absent.disagree == "n/a" and absent.margin_factor == "1.22"
+    # four seeds decide no end of the interval, which then holds any value
+    four = fs.calibration(Runs(r for r in runs if r.seed < 4))
+    assert four.disagree == "at no size"
+    assert fs._exact({"low": -np.inf, "high": np.inf}) == "[−∞, ∞]"

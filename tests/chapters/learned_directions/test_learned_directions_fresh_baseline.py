@@ -75,14 +75,20 @@ def test_the_stored_fresh_batch_is_near_its_prediction():
         assert row["k2"] == pytest.approx(row["k2_pred"], rel=0.2), row["N"]
 
 
-def test_the_path_figure_draws_the_fresh_prediction_in_a_legend_of_six():
+def test_the_path_figure_draws_the_fresh_prediction_and_the_limit_law_in_a_legend_of_seven():
+    """The path figure (fig-ld-path) draws the fresh batch's predicted first spike and the
+    k = 2 spike's limit law (book: dv-spike-overlap), which lies below its own part's content
+    where the term is weak and joins it as the term grows."""
     with matplotlib.rc_context():
         plotting.set_book_style()
         fig = content_path_figure(store.load("E12"))
         texts = [t.get_text() for t in fig.legends[0].get_texts()]
-        line = next(ln for ln in fig.axes[0].get_lines()
-                    if ln.get_label() == "fresh first spike, predicted")
-        N, level = line.get_data()
+        lines = {ln.get_label(): ln.get_data() for ln in fig.axes[0].get_lines()}
         plt.close(fig)
-    assert len(texts) == 6 and texts[-1] == "fresh first spike, predicted"
+    assert len(texts) == 7 and texts[-1] == "fresh first spike, pred."
+    N, level = lines["fresh first spike, pred."]
     assert level[0] == pytest.approx(fresh_level(int(N[0]), *POINT, j=1))
+    _, own = lines[r"own part, $\beta^*_2$"]
+    _, spike = lines[r"spike predicted, $\beta^*_2$"]
+    assert (spike <= own + 1e-15).all() and spike[0] < 0.5 * own[0]
+    assert spike[-1] == pytest.approx(own[-1], rel=0.01)

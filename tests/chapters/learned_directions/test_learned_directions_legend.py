@@ -1,6 +1,7 @@
 """The legend of the learned-directions figure (figures.spike_content) is readable at the book's
-width and on a phone: six entries in the book's legend size, below every panel (issue 31: it
-had eight entries in 6-point type, the two points told apart by marker size alone)."""
+width and on a phone: seven entries in the book's legend size, below every panel (issue 31: it
+had eight entries in 6-point type, the two points told apart by marker size alone; issue 42
+added the limit law's mark)."""
 
 import matplotlib
 import matplotlib.pyplot as plt
@@ -25,13 +26,14 @@ def figure():
         plt.close(fig)
 
 
-def test_one_legend_of_six_entries_in_the_books_size(figure):
+def test_one_legend_of_seven_entries_in_the_books_size(figure):
     fig, size = figure
     (legend,) = fig.legends
     texts = [t.get_text() for t in legend.get_texts()]
-    assert len(texts) == 6 and texts[:4] == ["reused batch", "its null run", "fresh batch",
+    assert len(texts) == 7 and texts[:4] == ["reused batch", "its null run", "fresh batch",
                                              "its null run"]
     assert "left, larger" in texts[4] and "right, smaller" in texts[5]
+    assert texts[6] == "predicted (limit law)"
     assert all(t.get_fontsize() == size >= 10 for t in legend.get_texts())
 
 

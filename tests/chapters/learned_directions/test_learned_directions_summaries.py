@@ -40,36 +40,44 @@ def test_spike_content_reads_each_spike_against_the_null_run():
                 # the largest size: the first point's reused batch only, two seeds, float32
                 + [_e12_run(2048, (0.30, 0.45), "reused", seed, "float32") for seed in (0, 1)])
     out = ts.spike_content(runs)
-    assert out.N == "1024" and out.seeds == "3" and out.N_small == "512"
-    assert out.k0_he1 == "0.36" and out.k2_he3 == "0.032" and out.k2_he1 == "0.02"
-    assert out.k2_he3_min == "0.03" and out.null_he3_max == "0.001"
-    assert out.null_k2_he3 == "0.001" and out.k2_null_ratio == "32"
-    assert out.k1_he3 == "0.004" and out.chance == "0.00098"
-    assert out.fresh_orders == "0, 1" and out.control_orders == "0, 1"
-    assert out.control_k2_he3 == "none" and out.control_k2_counted == "0"
-    assert out.k2_counted == "1" and out.k2_counted_small == "1"
-    assert out.k2_st == "1.3" and out.k2_pred == "1.3" and out.null_k2_st == "1.1"
-    assert out.edge_low == "2.4" and out.edge_high == "2.6" and out.N_next == "2048"
-    assert out.thr_clean == "1.22" and out.thr_low == "1.47" and out.thr_high == "1.59"
-    # the count by size: seed 0 only, so 1 of 3 at 512 and 1024 and 1 of 2 at 2048
-    assert out.N_big == "2048" and out.seeds_big == "2" and out.k2_counted_big == "1"
-    assert out.k2_frac == "0.33" and out.k2_frac_big == "0.5" and out.count_from == "2048"
-    assert out.null_counted_big == "0" and out.null_frac == "0"
-    assert out.k2_he3_big == "0.031" and out.null_he3_big == "0.001"
-    assert out.k2_st_big == "1.25" and out.k2_pred_big == "1.3" and out.edge_high_big == "2.5"
-    assert 0 < float(out.k2_cos2_pred) < 0.2         # predicted_terms' own part at 2048
+    assert out.N == "1024" and out.seeds == "3"
+    # 30, 32, 34 (x 1000) over 3 seeds: 32 +- t_2(0.975) 2 / sqrt(3) = 32 +- 4.97
+    assert out.k0_he1_est == "0.36 [0.34, 0.38]" and out.k2_he3_est == "0.032 [0.027, 0.037]"
+    assert out.k0_he1 == "0.36" and out.k2_he3 == "0.032" and out.k1_he3 == "0.004"
+    assert out.k2_he3_ci == "[0.027, 0.037]" and out.null_he3_max == "0.001"
+    assert out.chance == "0.00098"
+    assert out.k2_frac == "1 of 3" and out.null_frac == "0 of 3"
+    assert out.k2_st == "1.3" and out.k2_pred == "1.3"
+    assert out.edge_low == "2.4" and out.edge_high == "2.6"
+    assert out.thr_low == "1.47" and out.thr_high == "1.59"
+    # measured over the limit law at every size with a k = 2 spike: 512 to 2048
+    ratios = ts.spike_ratios(runs)
+    assert [N for N, _ in ratios] == [512, 1024, 2048]
+    assert out.N_ratio_first == "512" and out.N_ratio_last == "2048"
+    predicted = ts.predicted_spike_content(1024, (0.30, 0.45))[2, 1]
+    assert ratios[1][1] == pytest.approx(0.032 / predicted)
     table = ts.content_table(runs).splitlines()
     # 1 of 2 seeds: the exact (Clopper-Pearson) interval [0.013, 0.987]
     assert any(line.startswith(" 2048*     2  0.5 [0.013, 0.99]") for line in table), table
-    # 30, 32, 34 (x 1000) over 3 seeds: 32 +- t_2(0.975) 2 / sqrt(3) = 32 +- 4.97
     assert any(line.startswith("  512  32 [27, 37]") for line in table), table
     assert max(len(line) for line in table) <= 76
     assert ts.content_table(None) == "no stored runs"
-    assert float(out.k2_pred_next) > 1.0            # predicted_terms at 2048, he1+he3
-    low, high = (float(x) for x in out.k2_he3_ci.strip("[]").split(","))
-    half = 4.302653 * 0.002 / np.sqrt(3)            # the t interval over the 3 seeds
-    assert (low, high) == pytest.approx((0.032 - half, 0.032 + half), abs=5e-4)
     assert ts.spike_content(None).k2_he3 == "n/a"
+
+
+def test_spike_table_puts_the_limit_law_beside_each_spike():
+    """book: dv-spike-overlap. The first spike's predicted beta*_1 content is its own part's
+    times an overlap near one; the k = 1 term's own part carries neither direction."""
+    runs = _e12_runs()
+    table = ts.spike_table(runs).splitlines()
+    predicted = ts.predicted_spike_content(1024, (0.30, 0.45))
+    assert table[0].startswith("N = 1024, (0.30, 0.45)")
+    assert table[3].split()[:2] == ["first", "0.36"]
+    assert table[3].split()[2] == f"({ts.fmt(predicted[0, 0], 2)})"
+    assert table[4].split()[:3] == ["k", "=", "1"] and "(0)" in table[4]
+    assert 0.2 < predicted[0, 0] < 0.4 and predicted[1].max() < 1e-12
+    assert max(len(line) for line in table) <= 76
+    assert ts.spike_table(None) == "no stored runs"
 
 
 def _e12_runs():
@@ -96,8 +104,6 @@ def test_learned_reads_each_spike_against_the_fresh_batch_of_its_seed():
     assert out.z2y2 == "8" and out.y2 == "2" and out.noise_ratio == "4"
     assert float(out.fresh_first_he3_pred) == pytest.approx(
         ts.fresh_level(1024, 0.30, 0.45, j=1), rel=0.05)
-    # the control has no spike of order 2 on the powers of a
-    assert out.control_k2_he3 == "n/a" and out.control_present == "n/a"
     table = ts.learned_table(_e12_runs()).splitlines()
     assert table[2].split() == ["first", "0.36", "0.001", "3/3", "0.005", "0.005", "0/3"]
     assert max(len(line) for line in table) <= 76
@@ -125,7 +131,7 @@ def test_limits_numbers():
     assert out.lim_k0_he1 == "0.33" and out.lim_k1 == "0"
     assert out.lim_k2_he1 == "0.016" and out.lim_k2_he3 == "0.0092"
     assert out.peak_he3 == "0.074" and out.N_first == "512"
-    assert out.N_last == "$2^{50}$" and out.N_cross.startswith("$2^{")
+    assert out.N_last == "2⁵⁰" and out.N_cross.startswith("2")
     assert 60_000 < int(out.N_peak.replace(",", "")) < 130_000
 
 

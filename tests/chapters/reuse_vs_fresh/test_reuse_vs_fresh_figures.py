@@ -1,12 +1,17 @@
 """Tests of companion.chapters.reuse_vs_fresh.figures: every figure function at a tiny size, alone
 (as ``python -m companion reproduce`` calls it, with one argument), with stored runs to
 overlay, with stored runs in the older format (no ``left``, ``learnable`` a bool), and
-with the stored runs shipped with the package; and the printed tables."""
+with the stored runs shipped with the package; every text of the chapter's figures legible
+on a phone; and the printed tables."""
+
+import io
 
 import matplotlib
 import numpy as np
 import pytest
 from matplotlib.figure import Figure
+from matplotlib.image import imread
+from matplotlib.text import Text
 
 from companion.chapters.reuse_vs_fresh import experiments as rv
 from companion.chapters.reuse_vs_fresh import figures as figures
@@ -109,3 +114,80 @@ def test_tables_fit_the_column_and_say_na_for_relu(tiny):
     relu = [ln for ln in tables[-1].splitlines() if ln.startswith("relu")]
     assert relu[0].split()[2] == "n/a" and relu[0].split()[4] == "n/a"   # kappa, prediction
     assert "learned" in tables[3] and "-0.0" not in "".join(tables)
+
+
+# -- legible on a phone ---------------------------------------------------------------------
+def phone_font_px(fig, width_px: float = figures.PHONE_WIDTH_PX) -> float:
+    """The size in CSS pixels of the smallest text of ``fig`` where the book shows it
+    ``width_px`` wide: points at the natural size (100 px per inch, the size at which the
+    book displays its retina images), times the displayed width over the natural width of
+    the image as the book saves it (``bbox_inches="tight"``)."""
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=100, bbox_inches="tight")
+    buffer.seek(0)
+    natural = imread(buffer, format="png").shape[1]
+    sizes = [t.get_fontsize() for t in fig.findobj(Text) if t.get_text() and t.get_visible()]
+    return min(sizes) * 100 / 72 * min(1.0, width_px / natural)
+
+
+#: the figures the chapter shows, drawn as it draws them (E17: the stored runs only)
+SHOWN = {"first": "E6", "headline": "E7", "targets": "E8", "ablation": "E9"}
+
+
+@pytest.mark.parametrize("name", [*SHOWN, "readout"])
+def test_every_text_of_a_chapter_figure_is_at_least_8_px_on_a_phone(tiny, name):
+    """Issue 41: on a phone 390 px wide (the book's column is PHONE_WIDTH_PX there) every
+    text of a figure shows at 8 CSS px or more. The shipped stored runs are overlaid as the
+    chapter overlays them: their legend entries are the longest."""
+    eid = SHOWN.get(name, "E17")
+    stored = store.load(eid)
+    if stored is None:
+        pytest.skip("no stored runs here (switched off or not shipped)")
+    fig = (figures.readout_errors_by_N(stored) if name == "readout"
+           else FIGURES[name](tiny[RUNS_OF[name]], stored))
+    assert phone_font_px(fig) >= 8, (name, phone_font_px(fig))
+    matplotlib.pyplot.close(fig)
+
+
+def test_readable_raises_small_text_and_the_ticks():
+    fig, ax = matplotlib.pyplot.subplots()
+    ax.plot([1, 2], [1, 2], label="x")
+    ax.set_title("t", fontsize=6)
+    ax.legend(fontsize=7)
+    figures._readable(fig)
+    assert ax.title.get_fontsize() == figures.MIN_FONT_PT
+    assert all(t.get_fontsize() >= figures.MIN_FONT_PT for t in ax.get_legend().get_texts())
+    fig.canvas.draw()       # tick labels made at drawing time take the raised size too
+    assert all(t.get_fontsize() >= figures.MIN_FONT_PT for t in ax.get_xticklabels())
+    matplotlib.pyplot.close(fig)
+
+
+# -- the tables with the stored runs --------------------------------------------------------
+def test_tables_with_stored_runs_fit_the_column(tiny):
+    stored = {eid: store.load(eid) for eid in ("E6", "E7", "E8", "E9", "E17")}
+    if any(v is None for v in stored.values()):
+        pytest.skip("no stored runs here (switched off or not shipped)")
+    tables = [figures.table_first_direction(tiny["first"], stored["E6"]),
+              figures.table_headline(tiny["headline"], stored["E7"]),
+              figures.table_projection(tiny["targets"], by=("target", "batch"),
+                                       columns=("predicted", "mean", "[min, max]"),
+                                       stored=stored["E8"], decimals=3),
+              figures.table_ablation(tiny["ablation"], stored["E9"]),
+              figures.table_readout(stored["E17"])]
+    assert all(len(line) <= 76 for t in tables for line in t.splitlines())
+    assert "e-" not in "".join(tables) and "-0.000" not in "".join(tables)
+    headline = tables[1].splitlines()
+    # the chapter's sizes, then the stored ones (starred), each with chance 4/d
+    assert [ln.split()[0] for ln in headline[2:]] == ["40", "60", "1024*", "2048*", "4096*",
+                                                      "8192*"]
+    assert headline[-1].split()[-1] == "0.0005"             # 4 / 8192 at 4 decimals
+    readout = tables[-1]
+    assert "He_1" in readout and "reused - fresh" in readout
+    # the stored column is the stored runs' mean in the same group
+    e8 = stored["E8"].where(target="bounded odd", batch="reused")
+    row = [ln for ln in tables[2].splitlines() if ln.startswith("bounded odd")][0]
+    assert row.split()[-1] == f"{e8.mean('projection'):.3f}"
+
+
+def test_table_readout_without_stored_runs_says_so():
+    assert "needs the stored" in figures.table_readout(None)

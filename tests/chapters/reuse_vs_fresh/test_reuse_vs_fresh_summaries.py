@@ -155,7 +155,7 @@ def test_first_direction_reads_the_stored_runs_at_the_point():
     a = rs.first_direction(_first(), _relabel(_first(), 2))
     assert a.paper_reused == "0.500 (0.480 to 0.520)"
     assert a.paper_fresh == "0.650 (0.640 to 0.660)"
-    assert a.stored.startswith("Open markers: the stored paper-scale runs at N = 200 (2 seeds")
+    assert a.stored == "Open markers: the stored paper-scale runs, N = 200 (2 seeds each)."
 
 
 def test_first_direction_needs_runs_and_both_batches_at_the_point():
@@ -182,6 +182,10 @@ def test_headline_numbers_are_the_means_and_ranges_per_setting_and_size():
     assert h.fr_slope == "-1.00"                      # log(0.01/0.04) / log(400/100)
     assert {h.paper_hi_top, h.paper_lo_lo, h.paper_fr_top} == {OFF}
     assert h.paper_Ns == "n/a" and h.paper_N_top == "n/a"
+    assert h.paper_slope_lo == OFF and h.paper_lo_over_fr == OFF
+    assert h.hi_range == "0.160 to 0.200" and h.lo_mid_range == "0.080 to 0.100"
+    # the k = 2 term's exponent alpha2 - 2 (1/2 - alpha1) at the two reused settings
+    assert (h.hi_k2, h.lo_k2) == ("+0.15", "-0.15")
 
 
 def test_headline_reads_the_stored_runs_at_each_of_their_sizes():
@@ -193,6 +197,12 @@ def test_headline_reads_the_stored_runs_at_each_of_their_sizes():
     assert h.paper_lo_hi == "0.090 (0.070 to 0.110)"
     assert h.paper_hi_top == "0.110 (0.100 to 0.120)"   # the N = 800 runs, relabelled 3200
     assert "N = 400, 800, 1600, 3200 (2 seeds each" in h.stored
+    # growth, not level: from the second stored size (800) to the largest (3200, the N = 800
+    # runs again): the settings' means 0.14 -> 0.11, 0.09 -> 0.10, 0.03 -> 0.04
+    assert h.paper_slope_hi == f"{math.log(0.11 / 0.14) / math.log(4):+.2f}"
+    assert h.paper_slope_lo == f"{math.log(0.10 / 0.09) / math.log(4):+.2f}"
+    assert h.paper_slope_fr == f"{math.log(0.04 / 0.03) / math.log(4):+.2f}"
+    assert h.paper_lo_top_mean == "0.100" and h.paper_lo_over_fr == "2"   # 0.10 / 0.04
 
 
 def test_headline_needs_three_sizes():
@@ -248,9 +258,13 @@ def test_activation_numbers_ratio_and_share_on_v1():
     assert float(a.tanh_k22) < 0 and float(a.shift_k22) < 0
     assert a.relu_m2 == "0.40"                        # ReLU: m_2 = E[delta(z)] = 1/sqrt(2 pi)
     assert a.paper_relu == OFF and a.paper_relu_fresh == OFF
+    assert a.paper_relu_ratio == OFF and a.paper_N == OFF
     s = rs.activations(_ablation(), _relabel(_ablation(), 2))
     assert s.paper_relu == "0.060 (0.020 to 0.100)"
     assert s.paper_relu_fresh == "0.010 (0.010 to 0.010)"
+    # ReLU in the stored runs: 0.06 against 0.01, both reused seeds above the fresh ones
+    assert (s.paper_N, s.paper_relu_mean, s.paper_relu_ratio, s.paper_relu_above) == (
+        "800", "0.060", "6.0", "2 of 2")
 
 
 def test_activations_need_the_relu_control():

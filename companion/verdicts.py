@@ -30,7 +30,6 @@ from types import SimpleNamespace
 from typing import Callable
 
 import matplotlib as mpl
-from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.text import Text
 
 from companion.chapters.learned_directions import figures as ld_figures
@@ -336,10 +335,9 @@ def natural_width(fig) -> float:
     """The figure's width on the page at its natural size, in CSS pixels: its tight box
     with the saved padding on both sides (the book saves with ``bbox_inches="tight"``) at
     100 pixels an inch."""
-    canvas = FigureCanvasAgg(fig)
-    canvas.draw()
+    fig.draw_without_rendering()
     pad = mpl.rcParams["savefig.pad_inches"]
-    return (fig.get_tightbbox(canvas.get_renderer()).width + 2 * pad) * 100
+    return (fig.get_tightbbox().width + 2 * pad) * 100
 
 
 def smallest_text(fig) -> float:

@@ -26,7 +26,7 @@ import re
 
 import pytest
 
-from _helpers import ROOT, toc_files, toc_source
+from _helpers import ROOT, built_pages, toc_files, toc_source
 
 pytestmark = pytest.mark.book
 
@@ -157,33 +157,7 @@ def test_chapter_shows_little_code_and_no_bookkeeping(stem):
     assert not glue, f"{stem}.ipynb shows glue calls: {glue}"
 
 
-#: issue 29, "Chapters a reader can finish": at most this many words of prose per chapter
-MAX_PROSE_WORDS = 5000
-
-
-def prose_words(nb: dict) -> int:
-    """The words of a chapter's prose as issue 29 counts them: the runs of letters in its
-    markdown cells as the author wrote them (exercises and solutions included; a LaTeX
-    command or an {eval} role's name counts too)."""
-    return sum(len(re.findall(r"[A-Za-z]+", "".join(c["source"])))
-               for c in nb["cells"] if c["cell_type"] == "markdown")
-
-
-def test_prose_words_counts_runs_of_letters():
-    nb = {"cells": [{"cell_type": "markdown", "source": ["One $\\alpha_1$ and\n", "x2."]},
-                    {"cell_type": "code", "source": ["not counted = 1"]}]}
-    assert prose_words(nb) == 4      # One, alpha, and, x
-
-
-@pytest.mark.parametrize("stem", NOTEBOOKS)
-def test_chapter_prose_is_at_most_5000_words(stem):
-    """A chapter a reader can finish in one sitting: at most 5,000 words of prose
-    (book/CONVENTIONS.md, "The cells of a chapter"); algebra goes to book/derivations.md,
-    new material into a chapter of its own."""
-    words = prose_words(_read_nb(stem))
-    assert words <= MAX_PROSE_WORDS, (f"{stem}.ipynb has {words} words of prose (at most "
-                                      f"{MAX_PROSE_WORDS}): tighten it or move algebra to "
-                                      f"book/derivations.md")
+# the prose's limits (words, numbers a paragraph, the opening): tests/test_prose.py
 
 
 @pytest.mark.parametrize("stem", NOTEBOOKS)
@@ -528,3 +502,53 @@ def test_mathjax_loaded_once_from_the_book(built_book, stem):
 def test_references_page_lists_the_paper(built_book):
     html = (built_book / "book" / "references.html").read_text()
     assert "2605.17767" in html and "two vs. one step" in html.lower()
+
+
+#: a number as a program prints it: 1.0e5, 2e-07, 1e+03
+PROGRAM_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?[eE][-+]?\d+\b")
+
+
+def test_program_number_pattern():
+    assert PROGRAM_NUMBER.findall("N = 1.0e5, agree to 1e-7; 2e+03") == ["1.0e5", "1e-7",
+                                                                          "2e+03"]
+    assert not PROGRAM_NUMBER.findall("He3 e10 10⁵ 1.5 × 10⁵ sha 3e1b")
+
+
+def test_no_rendered_page_shows_a_number_in_a_programs_notation(built_book):
+    """What a reader reads on a page (its text outside code, program output and math) writes
+    a number as a reader does: 10⁵, 1.5 × 10⁵, never 1.0e5 (issue 41)."""
+    from html.parser import HTMLParser
+
+    class Text(HTMLParser):
+        SKIP = {"pre", "code", "script", "style", "math", "svg"}
+
+        def __init__(self):
+            super().__init__()
+            self.depth, self.parts = 0, []
+
+        def handle_starttag(self, tag, attrs):
+            classes = dict(attrs).get("class") or ""
+            if tag in self.SKIP or "math" in classes.split() or "output" in classes:
+                self.depth += 1
+            elif self.depth:
+                self.depth += tag not in {"br", "img", "meta", "link", "input", "hr"}
+
+        def handle_startendtag(self, tag, attrs):
+            pass                                   # <br/>, <img/>: no text, no nesting
+
+        def handle_endtag(self, tag):
+            if self.depth:
+                self.depth -= 1
+
+        def handle_data(self, data):
+            if not self.depth:
+                self.parts.append(data)
+
+    offenders = []
+    for page in built_pages(built_book):
+        parser = Text()
+        parser.feed(page.read_text())
+        text = re.sub(r"\$[^$]*\$|\\\(.*?\\\)|\\\[.*?\\\]", " ", " ".join(parser.parts))
+        offenders += [(page.name, m.group(0)) for m in PROGRAM_NUMBER.finditer(text)]
+    assert not offenders, offenders[:10]
+

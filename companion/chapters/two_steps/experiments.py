@@ -456,7 +456,7 @@ def _e16_grid(z):
 
 
 PHASE_PREDICTION = Experiment("E15", "the finite-N phase diagram: the count the prediction "
-                              "gives at N = 1e3 to 1e6", predicted_count_column, _e15_grid,
+                              "gives at N = 10³ to 10⁶", predicted_count_column, _e15_grid,
                               _E15_SIZES, cost=0.0)
 GRID_CHECK = Experiment("E16", "the finite-N phase diagram checked: census counts at 12 "
                         "points off the lines", spike_emergence_run, _e16_grid, _E16_SIZES,

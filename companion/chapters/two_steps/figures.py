@@ -587,7 +587,8 @@ def grid_check(runs: Runs | None):
     Ns = sorted({r["N"] for r in rows})
     pts = sorted({(r["alpha1"], r["alpha2"]) for r in rows},
                  key=lambda p: (n_spikes(*p, "shifted_tanh", "reused"), p))
-    fig, axes = new_figure(nrows=len(Ns), ncols=1, sharex=True, sharey=True)
+    fig, axes = new_figure(nrows=len(Ns), ncols=1, sharex=True, sharey=True,
+                           figsize=(5, 2.2 * len(Ns) + 2.2))
     axes = np.atleast_1d(axes)
     x = np.arange(len(pts))
     for ax, N in zip(axes, Ns):
@@ -604,12 +605,12 @@ def grid_check(runs: Runs | None):
             ax.scatter(i, r["predicted"], s=90, marker="s", facecolors="none",
                        edgecolors="#222222", linewidths=1.5, zorder=4,
                        label="finite-$N$ prediction" if i == 0 else None)
-        ax.set_title(f"$N = {N}$", fontsize=10)
+        ax.set_title(f"$N = {N}$")
         ax.set_ylabel("spikes")
         ax.set_yticks([1, 2, 3, 4])
     axes[-1].set_xticks(x)
-    axes[-1].set_xticklabels([f"({p[0]:.2f},\n{p[1]:.3g})" for p in pts], fontsize=7.5)
+    axes[-1].set_xticklabels([f"({p[0]:.2f}, {p[1]:.2f})" for p in pts], rotation=90)
     axes[-1].set_xlabel(r"$(\alpha_1, \alpha_2)$, in the order of the limit count")
     handles, labels = axes[0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="outside lower center", ncol=3, fontsize=9)
+    fig.legend(handles, labels, loc="outside lower center", ncol=2)
     return fig

@@ -23,9 +23,8 @@ from pathlib import Path
 from typing import Callable
 
 from companion.chapters.finite_size import summaries as fs_summaries
+from companion.chapters.learned_directions import learnability_summaries, transect_summaries
 from companion.chapters.learned_directions import summaries as ld_summaries
-from companion.chapters.learned_directions import learnability_summaries
-from companion.chapters.learned_directions import transect_summaries
 from companion.chapters.reuse_vs_fresh import summaries as rf_summaries
 from companion.chapters.two_steps import summaries as ts_summaries
 from companion.core import store

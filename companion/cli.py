@@ -84,17 +84,18 @@ def build_parser() -> argparse.ArgumentParser:
                           "test error on a fresh one (4n), split by target direction")
     sim.add_argument("--json", action="store_true", help="print one JSON object")
     rep = sub.add_parser(
-        "reproduce", help="run the book's experiments E1-E17 (cached, resumable, parallel) "
+        "reproduce", help="run the book's experiments (cached, resumable, parallel) "
                           "and write their figures and tidy data",
-        description="Run the experiments of the book (E1 to E17) at the book's size (small) "
-                    "or at paper scale (N up to 4096, 4 seeds per point); write one figure "
+        description="Run the experiments of the book (the registry page lists them) at the "
+                    "book's size (small) or at paper scale (each experiment's sizes are in "
+                    "the registry's table); write one figure "
                     "(PNG and PDF) and one tidy data file (CSV plus a JSON sidecar) per "
                     "experiment to DIR. Every run is cached under DIR/cache: a rerun reuses "
                     "it and an interrupted run resumes.")
     rep.add_argument("--scale", default="small", choices=("small", "paper"),
                      help="small (the chapters' default sizes, default) or paper")
     rep.add_argument("--only", default=None, metavar="IDS",
-                     help="comma-separated experiment ids, e.g. E4,E7 (default: all, E1-E17)")
+                     help="comma-separated experiment ids, e.g. E4,E7 (default: all)")
     rep.add_argument("--jobs", type=int, default=1, metavar="K",
                      help="parallel worker processes (default 1)")
     rep.add_argument("--out", default="results", metavar="DIR",

@@ -1,4 +1,4 @@
-"""The experiments of the book (E1 to E11, book: reg-experiments), one module per chapter.
+"""The experiments of the book (book: reg-experiments), one module per chapter.
 
 Each module holds its experiments' constants (points, sizes, seeds) and *unit functions*:
 module-level functions ``unit(**params, seed=seed) -> dict`` that compute one parameter

@@ -1,4 +1,4 @@
-"""Reproduce every experiment of the book (E1 to E11, book: reg-experiments) at the book's size or
+"""Reproduce every experiment of the book (book: reg-experiments) at the book's size or
 at paper scale: ``python -m companion reproduce [--scale small|paper] [--only E4,E7] [--jobs K]
 [--out DIR] [--scheduler ADDRESS]``.
 

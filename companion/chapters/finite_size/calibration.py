@@ -1,7 +1,7 @@
 """The spike census calibrated: rank-one terms of known strength planted along q_{k+1} (the
 Gram-Schmidt power of a that a term of order k has as its left vector) into null runs,
-and how often :func:`companion.core.spikes.count_spikes` counts them (issue 19;
-book: dv-finite-n).
+and how often :func:`companion.core.spikes.count_spikes` counts them (book:
+dv-finite-n).
 
 The census counts a singular value of W2 when it lies 2% above the bulk edge of an
 independent null run (powers of a projected out) and its left vector lies on the powers of

@@ -1,4 +1,4 @@
-"""E12: distinct spikes learn distinct directions (issue 19; book: dv-finite-n).
+"""E12: distinct spikes learn distinct directions (book: dv-finite-n).
 
 The abstract says the outliers of W2 each correspond "to a learned direction". With a
 single-direction target there is one direction to learn, so E12 uses ``he1+he3`` (He_1 on
@@ -22,7 +22,7 @@ Points (chosen with the finite-N prediction at N = d = n, tanh(z + 1/2), he1+he3
 * (0.30, 0.45): Lambda = 2 (k = 2 exponent +0.05, off the lines); predicted separate
   strengths k = 1, 2 of 1.7, 1.1 at N = 512 and 2.9, 1.7 at N = 2048 (threshold 1), the
   k = 2 term's own part with cos^2 0.007 to 0.025 with beta*_2 (growing with N);
-* (0.25, 0.38): Lambda = 1 (the control of issue 19, away from the k = 2 line: k = 2
+* (0.25, 0.38): Lambda = 1 (the control, away from the k = 2 line: k = 2
   exponent -0.12); its k = 2 term still reaches 1.0 at N = 2048 with a beta*_2 share of
   0.04. Not because the saturation holds it up (the saturation of sigma' holds the term
   far *below* its leading order c_2 N^e at these sizes) but because He_3's heavy tail
@@ -40,7 +40,7 @@ from companion.core.alignment import cos2_with_directions
 from companion.core.experiment import Experiment
 from companion.core.finite_n import predicted_terms
 from companion.core.intervals import clopper_pearson, t_intervals
-from companion.core.network import run_two_steps
+from companion.core.network import BATCHES, run_two_steps
 from companion.core.runs import Runs
 from companion.core.spectra import top_singular
 from companion.core.spikes import (
@@ -54,7 +54,6 @@ from companion.core.spikes import (
 )
 from companion.core.validation import choice, positive_int, seed_list
 
-BATCHES = ("reused", "fresh")
 #: E12's points (alpha1, alpha2): see the module docstring
 E12_POINTS: tuple[tuple[float, float], ...] = ((0.30, 0.45), (0.25, 0.38))
 E12_ACTIVATION = "shifted_tanh"

@@ -31,8 +31,8 @@ from companion.presentation.figures import log_axis, new_figure, stored_runs_abs
 
 #: sizes at which the prediction's curves are drawn (2^9 .. 2^16)
 CURVE_NS = tuple(2 ** j for j in range(9, 17))
-#: :func:`prediction_curves` at E14's points and :data:`CURVE_NS` (computed 2026-12-02 with
-#: this package; ``tests`` recompute a few entries): (alpha1, alpha2) -> dict of
+#: :func:`prediction_curves` at E14's points and :data:`CURVE_NS` (computed with this
+#: package; ``tests`` recompute a few entries): (alpha1, alpha2) -> dict of
 #: ``k1``, ``k2`` (reused separate strengths), ``k1_null``, ``k2_null``, ``cos2_k2``
 #: (the k = 2 term's own part with beta*_2), one value per size
 PREDICTION_TABLE: dict[tuple[float, float], dict[str, tuple]] = {
@@ -501,7 +501,7 @@ def content_path_figure(runs: Runs | None = None):
 
 
 def learnability_line(runs: Runs, ranges=None):
-    """E18 (book: fig-ld-learnability): the growth exponent in log N of the k = 2 term's
+    """E18 (book: ld-sec-learnability): the growth exponent in log N of the k = 2 term's
     separate strength against alpha1 at alpha2 = 0.45, reused batch, one colour per range of
     sizes: measured (markers, 95% Welch interval over the seeds) and predicted (the finite-N
     prediction, a line of the same colour), with the fresh batch's (grey crosses, the widest

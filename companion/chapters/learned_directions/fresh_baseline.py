@@ -1,5 +1,5 @@
 """The fresh batch's predicted baseline beside each comparison of "What each spike carries"
-(issue 29; book: dv-finite-n, dv-fresh-level): the finite-N prediction of the fresh batch's
+(book: dv-finite-n, dv-fresh-level): the finite-N prediction of the fresh batch's
 terms (:func:`companion.core.finite_n.predicted_terms` with ``batch="fresh"``), their
 separate strengths and the cos^2 of their own parts with beta*_2, beside what the stored E12
 runs measure for the fresh batch, and the noise level of its first spike

@@ -13,8 +13,8 @@
   line, far beyond reachable N.
 
 The finite-N evaluations are slow quadratures, so the values the chapter
-quotes are tabulated here (:data:`CONTENT_PATH`, :data:`BEYOND_TABLE`, computed 2026-12-02
-with this package); tests/chapters/learned_directions/test_learned_directions_limits.py
+quotes are tabulated here (:data:`CONTENT_PATH`, :data:`BEYOND_TABLE`, computed with this
+package); tests/chapters/learned_directions/test_learned_directions_limits.py
 recomputes entries of both.
 """
 

@@ -1,4 +1,4 @@
-"""A learned direction read without detection (book: ld-def-learned, issue 42): each term's
+"""A learned direction read without detection (book: ld-def-learned): each term's
 own part (the part of its row on the Gram-Schmidt powers of a that is orthogonal to the rows
 before it, :func:`companion.core.spikes.own_part_cos2`) against the fresh batch's own parts of
 the same N and seed, and beside the level the companion derives for the fresh batch's first

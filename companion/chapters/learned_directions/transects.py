@@ -1,4 +1,4 @@
-"""E14: transects across the lines (issue 29), in the chapter "What each outlier learns".
+"""E14: transects across the lines, in the chapter "What each outlier learns".
 
 The abstract states that the number of outliers is floor(alpha2 / (1/2 - alpha1)) and that a
 reused batch learns directions of information exponent above one "provided alpha1, alpha2 are

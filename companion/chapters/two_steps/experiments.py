@@ -38,8 +38,6 @@ from companion.core.spikes import (
 from companion.core.theory import lambda_count, n_spikes, present_terms
 from companion.core.validation import positive_int, seed_list
 
-BATCHES = ("reused", "fresh")
-
 
 # -- small helpers ------------------------------------------------------------------------
 def fit_slopes(Ns: Sequence[int], sizes: np.ndarray) -> np.ndarray:

@@ -27,7 +27,7 @@ from companion.chapters.learned_directions.learnability import (
 from companion.core.finite_n import predicted_terms
 from companion.core.growth import predicted_slope, slope_between, zero_crossing
 from companion.core.runs import Runs
-from companion.presentation.book import Numbers, fmt, fmt_signed, power
+from companion.presentation.book import Numbers, fmt, fmt_fixed, fmt_signed, power
 
 #: the term that carries the direction
 K = 2
@@ -134,13 +134,14 @@ def print_table(rows: list[dict]) -> None:
     N_low, N_high = rows[0]["N_low"], rows[0]["N_high"]
     print(f"growth exponent of the k = 2 term, N = {N_low} to {N_high} "
           f"({rows[0]['seeds']} seeds; 95% Welch interval)")
-    print("alpha1 alpha2  reused measured     predicted   fresh measured   own cos2 r / f")
+    print("alpha1 alpha2  reused measured     predicted   fresh measured   own part's cos2:")
+    print("                                                                reused  fresh")
     for r in rows:
         print(f"{r['alpha1']:6.3f} {r['alpha2']:6.2f}  "
               f"{fmt_signed(r['reused_slope'])} [{fmt_signed(r['reused_low'])}, "
               f"{fmt_signed(r['reused_high'])}]  {fmt_signed(r['reused_predicted']):>9}   "
               f"{fmt_signed(r['fresh_slope']):>14}   "
-              f"{fmt(r['reused_own_cos2'], 2):>5} / {fmt(r['fresh_own_cos2'], 1)}")
+              f"{fmt_fixed(r['reused_own_cos2'], 3):>7} {fmt_fixed(r['fresh_own_cos2'], 4):>7}")
 
 
 def learnability(runs: Runs) -> Numbers:

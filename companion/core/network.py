@@ -348,7 +348,7 @@ class SharedDraws:
 
     def __init__(self, groups: int = 1):
         self.groups = positive_int(groups, "groups")
-        self.group = None
+        self.group: tuple | None = None
         self.kept: dict = {}
         self._earlier: dict = {}        # the other groups kept, oldest first
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from companion.chapters.learned_directions import learnability_summaries as lsum
 from companion.chapters.learned_directions.experiments import (
     E12_POINTS,
     content_by_N,
@@ -509,28 +510,26 @@ def learnability_line(runs: Runs, ranges=None):
     pairs, default those of :func:`learnability_summaries.growth_ranges`."""
     import matplotlib as mpl
 
-    from companion.chapters.learned_directions import learnability_summaries as ls
-
-    alpha2 = ls.TRANSECTS["alpha1"]["value"]
-    ranges = ls.growth_ranges(runs) if ranges is None else ranges
+    alpha2 = lsum.TRANSECTS["alpha1"]["value"]
+    ranges = lsum.growth_ranges(runs) if ranges is None else ranges
     fig, ax = new_figure()
     grid = np.linspace(0.08, 0.37, 24)
     colours = mpl.colormaps["viridis"](np.linspace(0.15, 0.75, len(ranges)))
     for (N_low, N_high), colour in zip(ranges, colours):
-        rows = ls.slope_table(runs, "alpha1", N_low, N_high)
+        rows = lsum.slope_table(runs, "alpha1", N_low, N_high)
         x = np.array([r["alpha1"] for r in rows])
         y = np.array([r["reused_slope"] for r in rows])
         err = np.array([[r["reused_slope"] - r["reused_low"] for r in rows],
                         [r["reused_high"] - r["reused_slope"] for r in rows]])
         ax.errorbar(x, y, yerr=err, fmt="o", color=colour, ms=5, capsize=2,
                     label=f"reused, $N$ = {N_low} to {N_high}")
-        ax.plot(grid, [ls.predicted_growth(a1, alpha2, N_low, N_high) for a1 in grid], "-",
+        ax.plot(grid, [lsum.predicted_growth(a1, alpha2, N_low, N_high) for a1 in grid], "-",
                 color=colour, lw=1.5)
-    wide = ls.slope_table(runs, "alpha1", *ranges[-1])
+    wide = lsum.slope_table(runs, "alpha1", *ranges[-1])
     ax.plot([r["alpha1"] for r in wide], [r["fresh_slope"] for r in wide], "x",
             color=cplt.PALETTE["null"], ms=6, label="fresh batch")
     ax.axhline(0.0, color=cplt.PALETTE["null"], ls=":", lw=1)
-    ax.axvline(ls.line_alpha1(alpha2), color=cplt.PALETTE["theory"], ls="--", lw=1,
+    ax.axvline(lsum.line_alpha1(alpha2), color=cplt.PALETTE["theory"], ls="--", lw=1,
                label=r"$2\alpha_1 + \alpha_2 = 1$")
     ax.plot([], [], "-", color=cplt.PALETTE["theory"], lw=1.5, label="finite-$N$ prediction")
     ax.set_xlabel(r"$\alpha_1$ (at $\alpha_2 = 0.45$)")

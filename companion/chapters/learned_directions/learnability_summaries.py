@@ -130,17 +130,16 @@ def measured_zero(rows: list[dict], transect: str = "alpha1") -> float | None:
 
 def print_table(rows: list[dict]) -> None:
     """The table a reader reads under the figure: per point the measured exponent of the
-    k = 2 term with its interval, the prediction's, and the fresh batch's."""
+    k = 2 term with its interval, the prediction's, the fresh batch's, and the cos^2 of the
+    term's own part with the direction, reused (r) and fresh (f)."""
     N_low, N_high = rows[0]["N_low"], rows[0]["N_high"]
-    print(f"growth exponent of the k = 2 term, N = {N_low} to {N_high} "
-          f"({rows[0]['seeds']} seeds; 95% Welch interval)")
-    print("alpha1 alpha2  reused measured     predicted   fresh measured   own part's cos2:")
-    print("                                                                reused  fresh")
+    print(f"growth in log N of the k = 2 term, N = {N_low} to {N_high}")
+    print(f"({rows[0]['seeds']} seeds; 95% Welch interval; own part's cos2: r, f)")
+    print("alpha1 alpha2 reused [interval]     pred.  fresh   own r   own f")
     for r in rows:
-        print(f"{r['alpha1']:6.3f} {r['alpha2']:6.2f}  "
-              f"{fmt_signed(r['reused_slope'])} [{fmt_signed(r['reused_low'])}, "
-              f"{fmt_signed(r['reused_high'])}]  {fmt_signed(r['reused_predicted']):>9}   "
-              f"{fmt_signed(r['fresh_slope']):>14}   "
+        print(f"{r['alpha1']:6.3f} {r['alpha2']:6.2f} {fmt_signed(r['reused_slope'])} "
+              f"[{fmt_signed(r['reused_low'])}, {fmt_signed(r['reused_high'])}] "
+              f"{fmt_signed(r['reused_predicted']):>6} {fmt_signed(r['fresh_slope']):>6} "
               f"{fmt_fixed(r['reused_own_cos2'], 3):>7} {fmt_fixed(r['fresh_own_cos2'], 4):>7}")
 
 

@@ -552,3 +552,16 @@ def test_no_rendered_page_shows_a_number_in_a_programs_notation(built_book):
         offenders += [(page.name, m.group(0)) for m in PROGRAM_NUMBER.finditer(text)]
     assert not offenders, offenders[:10]
 
+
+
+@pytest.mark.parametrize("stem", NOTEBOOKS)
+def test_every_source_line_is_stored_as_jupyter_stores_it(stem):
+    """Each cell's source is a list of single lines, each ending in a newline but the last,
+    as JupyterLab writes it: otherwise a reader's JupyterLab rewrites the file when it opens
+    the chapter (tests/test_jupyterlab.py's slow check found one in finite_size)."""
+    for i, cell in enumerate(_read_nb(stem)["cells"]):
+        src = cell["source"]
+        assert isinstance(src, list), (stem, i)
+        for j, line in enumerate(src):
+            assert "\n" not in line[:-1], (stem, i, line[:60])
+            assert line.endswith("\n") or j == len(src) - 1, (stem, i, line[:60])

@@ -231,11 +231,16 @@ def main(argv=None) -> int:
     where.add_argument("--in-place", action="store_true",
                        help="rewrite the chapters in FOLDER (only in a copy of the "
                             "repository, as Binder's image build does; never commit them)")
-    parser.add_argument("folder", nargs="?", type=Path, default=ROOT / "book",
-                        help="the folder of the chapters to read (default: book)")
+    parser.add_argument("folder", nargs="?", type=Path,
+                        help="the folder of the chapters to read (with --out, default book; "
+                             "with --in-place, to be named: Binder's is book)")
     args = parser.parse_args(argv)
+    if args.in_place and args.folder is None:
+        parser.error("--in-place rewrites the folder it is given: name it (binder/postBuild: "
+                     "`python -m publish jupyterlab --in-place book`)")
+    folder = args.folder if args.folder is not None else ROOT / "book"
     try:
-        written = write(args.folder if args.in_place else args.out, sources=args.folder)
+        written = write(folder if args.in_place else args.out, sources=folder)
     except ValueError as exc:
         parser.error(str(exc))
     for path in written:

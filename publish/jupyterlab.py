@@ -156,8 +156,6 @@ def with_figure_comment(code: str, name: str) -> str:
     return "\n".join(lines)
 
 
-
-
 def reading(doc: Doc, book: Book, nb: dict | None = None) -> dict:
     """The JupyterLab reading of the chapter ``doc`` (of the notebook ``nb``, by default its
     source): a new notebook dict. A notebook that already is one is refused (its references

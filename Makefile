@@ -5,12 +5,13 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: venv test test-quick book editions plain student assignments answer-key course repository-url clean
+.PHONY: venv test test-quick book pdf editions plain student assignments answer-key course repository-url clean
 
 # The pinned environment with the course's tools (requirements-course.txt: requirements.txt
 # and otter-grader, which make assignments, make course and their tests use), then the
-# package itself, editable. Binder installs requirements.txt alone and then the package
-# non-editable (tests/test_anywhere.py plays that), so readers do not get the grader.
+# package itself, editable. Binder installs binder/requirements.txt (the readers' pins, no
+# test tools) and then the package non-editable through binder/postBuild
+# (tests/test_anywhere.py plays that), so readers get neither the grader nor the test tools.
 $(BIN)/activate: requirements.txt requirements-course.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
@@ -39,6 +40,14 @@ test-quick: venv
 book: venv
 	$(BIN)/python -c "import matplotlib.pyplot, seaborn"
 	env -u MPLBACKEND $(BIN)/jupyter-book build --all -W -n --keep-going .
+
+# The book as one PDF (publish/book_pdf.py): every page of the built book (make book first), in
+# the order of _toc.yml, printed by the system's chromium (apt-get install chromium) through
+# Playwright with the print stylesheet (_css/print.css), joined into _build/pdf/book.pdf and
+# copied to _build/html/book.pdf, which the footer of every page links and the published
+# site serves. tests/test_book_pdf.py reads it back.
+pdf: venv
+	$(BIN)/python -m publish pdf
 
 # Every edition from the sources, by one command (publish/editions.py): the plain edition
 # (book/plain/, committed: Colab opens it from GitHub; tests/test_plain_edition.py checks it is

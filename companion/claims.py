@@ -24,6 +24,7 @@ from typing import Callable
 
 from companion.chapters.finite_size import summaries as fs_summaries
 from companion.chapters.learned_directions import summaries as ld_summaries
+from companion.chapters.learned_directions import learnability_summaries
 from companion.chapters.learned_directions import transect_summaries
 from companion.chapters.reuse_vs_fresh import summaries as rf_summaries
 from companion.chapters.two_steps import summaries as ts_summaries
@@ -93,6 +94,7 @@ SUMMARIES: dict[str, Source] = {
     "learned": Source("learned_directions", ld_summaries.learned, ("E12",)),
     "limits": Source("learned_directions", ld_summaries.limits),
     "tr": Source("learned_directions", transect_summaries.transects, ("E14",)),
+    "learn": Source("learned_directions", learnability_summaries.learnability, ("E18",)),
     "readout": Source("reuse_vs_fresh", rf_summaries.readout, ("E17",)),
     "calib": Source("finite_size", fs_summaries.calibration, ("E13",)),
 }
@@ -191,7 +193,7 @@ CLAIMS: list[Claim] = [
           "test_the_phase_diagram_s_count_at_a_tiny_size_is_the_census_s", ("E15", "E16")),
     Claim(r"Each term crosses the spiked-matrix threshold when its separate strength, growing "
           r"as $N^{\alpha_2 - k(1/2 - \alpha_1)}$, passes it; the last terms are out of reach",
-          "companion derives, measures", "fig-ts-strengths",
+          "companion derives, measures", "fig-ts-emergence",
           "tests/core/test_spikes.py::test_census_counts_spikes_on_the_powers_of_a_above_the_null_edge",
           ("E11",)),
     Claim(r"Term $k$ of $W_2$ has size $N^{\alpha_2 - k(1/2 - \alpha_1)}$; at laptop sizes "
@@ -252,10 +254,21 @@ CLAIMS: list[Claim] = [
           r"$2 \alpha_1 + \alpha_2 = 1$ the $k = 2$ term ⟨tr.l_sides⟩ and carries "
           r"$\mathrm{He}_3$ there, the line showing only as a change of its growth "
           "rate (slopes ⟨tr.l_slope_below⟩ below, ⟨tr.l_slope_above⟩ above; by the "
-          "prediction, a limit no reachable $N$ sees)",
+          "prediction, a limit no reachable $N$ sees with this target's heavy-tailed labels; "
+          "a bounded link shows it, next entry)",
           "companion measures", "fig-ts-transects",
           "tests/chapters/learned_directions/test_learned_directions_summaries.py::"
           "test_the_stored_transects_in_numbers_and_in_a_table", ("E14",)),
+    Claim(r"The learnability line seen at finite $N$: with a bounded odd link of information "
+          r"exponent $3$ (no linear part) and a reused batch, the $k = 2$ term's growth in "
+          r"$\log N$ changes sign along $\alpha_2$ = ⟨learn.alpha2⟩ at $\alpha_1 \approx$ "
+          r"⟨learn.zero⟩ (⟨learn.seeds⟩ seeds, $N$ = ⟨learn.N_low⟩ to ⟨learn.N_high⟩; the "
+          r"finite-$N$ prediction: ⟨learn.predicted_zero⟩), below the limit's line "
+          r"⟨learn.line⟩ and moving towards it as $N$ grows; the fresh batch's term does not "
+          r"grow (slopes ⟨learn.fresh_span⟩)",
+          "companion measures, derives", "fig-ld-learnability",
+          "tests/chapters/learned_directions/test_learnability.py::"
+          "test_stored_e18_the_growth_changes_sign_below_the_line_as_predicted", ("E18",)),
     Claim(r"A ridge readout on $\sigma(W x)$ (the companion's own measurement; the paper "
           r"states nothing on test error): one step lowers the $\mathrm{He}_1$ test error below "
           r"$W_0$'s (⟨readout.h1_a_w0⟩ to ⟨readout.h1_a_w1⟩ at $N$ = ⟨readout.N⟩); at "

@@ -30,11 +30,10 @@ from types import SimpleNamespace
 from typing import Callable
 
 import matplotlib as mpl
-import numpy as np
-from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.text import Text
 
 from companion.chapters.learned_directions import figures as ld_figures
+from companion.chapters.learned_directions import learnability_summaries as ld_learnability
 from companion.chapters.learned_directions import summaries as ld_summaries
 from companion.chapters.learned_directions import transect_summaries
 from companion.chapters.one_step import figures as os_figures
@@ -236,28 +235,29 @@ def _law(exponents, slopes) -> str:
 
 
 def _law_from_bounded(runs: Runs) -> Numbers:
-    """The learnability verdict from E18 (bounded odd link, reused batch): per point the
-    least-squares slope of log mean ``separate_reused[2]`` against log N over its stored
-    sizes, read against the sign of 2 alpha1 + alpha2 - 1. (Computed here until the
-    learned_directions chapter has E18's summary; the lead reads it from there then.)"""
-    exponents, slopes = [], []
-    for a1, a2 in sorted({(float(r["alpha1"]), float(r["alpha2"])) for r in runs}):
-        at = runs.where(alpha1=a1, alpha2=a2)
-        Ns = sorted(at.unique("N"))
-        if len(Ns) < 2:
-            continue
-        mean = [np.mean([r["separate_reused"][2] for r in at.where(N=N)]) for N in Ns]
-        exponents.append(2 * a1 + a2 - 1)
-        slopes.append(float(np.polyfit(np.log(Ns), np.log(mean), 1)[0]))
+    """The learnability verdict from E18 (bounded odd link, reused batch), read from
+    learned_directions' section on it (:mod:`~companion.chapters.learned_directions.
+    learnability_summaries`): each point's measured growth exponent of the k = 2 term over the
+    widest stored range of sizes, against the side of 2 alpha1 + alpha2 = 1 it lies on; and
+    where the growth changes sign (``zero``) against the line (``line``)."""
+    rows = ld_learnability.slope_table(runs, "alpha1")
+    alpha2 = ld_learnability.TRANSECTS["alpha1"]["value"]
+    line = ld_learnability.line_alpha1(alpha2)
+    exponents = [2 * r["alpha1"] + r["alpha2"] - 1 for r in rows]
+    slopes = [r["reused_slope"] for r in rows]
     below = [s for e, s in zip(exponents, slopes) if e < 0]
     above = [s for e, s in zip(exponents, slopes) if e > 0]
+    zero = ld_learnability.measured_zero(rows)
 
     def span(values):
         return (f"{fmt_signed(min(values))} to {fmt_signed(max(values))}" if values
                 else "n/a")
     return Numbers(verdict=_law(exponents, slopes), source="bounded", below=span(below),
                    above=span(above), control="n/a", control_first="n/a", reused="n/a",
-                   N=fmt(max(runs.unique("N"))))
+                   N=fmt(rows[0]["N_high"]), N_low=fmt(rows[0]["N_low"]),
+                   zero="n/a" if zero is None else fmt(zero, 2), line=fmt(line, 3),
+                   predicted=fmt(ld_learnability.predicted_zero(rows[0]["N_low"],
+                                                                rows[0]["N_high"], alpha2), 2))
 
 
 def two_as_one(stored: dict) -> Numbers:
@@ -307,9 +307,8 @@ STATEMENTS: tuple[Statement, ...] = (
               lambda s: ts_figures.spike_emergence_counts(s["E11"])),
     Statement("batches", "fresh against reused batches", ABSTRACT, "reuse_vs_fresh", batches,
               lambda s: rf_figures.headline_projection(s["E7"])),
-    # the transects of E14 until E18's figure is in its chapter
     Statement("learnability", "where reuse learns He_3", SUMMARY, "learned_directions",
-              learnability, lambda s: ld_figures.transects(s["E14"])),
+              learnability, lambda s: ld_figures.learnability_line(s["E18"])),
     Statement("two_as_one", "two steps act as one", SUMMARY, "two_steps", two_as_one,
               lambda s: ts_figures.one_step_collapse(s["E5"])),
 )
@@ -336,10 +335,9 @@ def natural_width(fig) -> float:
     """The figure's width on the page at its natural size, in CSS pixels: its tight box
     with the saved padding on both sides (the book saves with ``bbox_inches="tight"``) at
     100 pixels an inch."""
-    canvas = FigureCanvasAgg(fig)
-    canvas.draw()
+    fig.draw_without_rendering()
     pad = mpl.rcParams["savefig.pad_inches"]
-    return (fig.get_tightbbox(canvas.get_renderer()).width + 2 * pad) * 100
+    return (fig.get_tightbbox().width + 2 * pad) * 100
 
 
 def smallest_text(fig) -> float:

@@ -15,6 +15,7 @@ COMMANDS = {
     "student": ("student_edition", "the student edition, _build/student/"),
     "assignments": ("assignments", "otter-grader assignments, _build/assignments/"),
     "course": ("course_folder", "a course folder, _build/course/"),
+    "pdf": ("book_pdf", "the built book as one PDF, _build/pdf/book.pdf (make book first)"),
     "wheel": ("wheel", "the package's wheel"),
     "answer-key": ("answer_key", "the exercises' hashed answer key"),
     "exercise-table": ("exercise_table", "the instructors' page's table of exercises"),

@@ -93,9 +93,9 @@ def targets(root: Path = ROOT) -> dict[str, Target]:
             continue
         counters = shared if doc.chapter is None else {}
 
-        def name(kind, display):
+        def name(kind, display, counters=counters, chapter=doc.chapter):
             counters[kind] = counters.get(kind, 0) + 1
-            prefix = "" if doc.chapter is None else f"{doc.chapter}."
+            prefix = "" if chapter is None else f"{chapter}."
             return f"{display} {prefix}{counters[kind]}"
 
         for what, item in _items(doc.path):

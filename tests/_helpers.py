@@ -66,6 +66,7 @@ def _build_inputs() -> list[Path]:
     inputs += sorted((ROOT / "companion").rglob("*.py"))
     inputs += sorted((ROOT / "companion" / "explorer_page").glob("*"))
     inputs += sorted((ROOT / "_mathjax").glob("*")) + sorted((ROOT / "_css").glob("*"))
+    inputs += sorted((ROOT / "_templates").glob("*"))
     return [p for p in inputs if p.exists()]
 
 

@@ -14,6 +14,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import time
 import venv
 from contextlib import contextmanager
@@ -247,12 +248,28 @@ def pytest_sessionfinish(session):
 '''
 
 
-def nbval(python: Path, folder: Path, notebook: str, threads: int | None, label: str
+def kernelspec(python: Path, folder: Path, name: str = "play") -> Path:
+    """A Jupyter kernel named ``name`` whose interpreter is ``python`` (another environment's:
+    the reader's), in ``folder/kernels/``; put ``folder`` on JUPYTER_PATH to find it."""
+    kernel = folder / "kernels" / name
+    kernel.mkdir(parents=True, exist_ok=True)
+    (kernel / "kernel.json").write_text(json.dumps({
+        "argv": [str(python), "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+        "display_name": name, "language": "python"}))
+    return folder
+
+
+def nbval(kernel: Path, folder: Path, notebook: str, threads: int | None, label: str
           ) -> tuple[subprocess.CompletedProcess, list[dict]]:
-    """Run nbval with ``python`` on ``folder/notebook`` (a copy of a chapter) against its
-    stored outputs, sanitized like tests/test_book.py does; ``threads`` sets every BLAS and
-    OpenMP thread count. Returns the finished process and, per code cell, the outputs
-    nbval saw (as :func:`summarize` gives them)."""
+    """Run nbval on ``folder/notebook`` (a copy of a chapter) against its stored outputs,
+    sanitized like tests/test_book.py does, the chapter's kernel being ``kernel`` (the python
+    of the reader's environment); ``threads`` sets every BLAS and OpenMP thread count.
+
+    nbval and pytest run from this interpreter (the test runner's environment), not from the
+    reader's: a reader's environment holds no test tools (tests/test_anywhere.py checks it),
+    and the kernel, where the chapter's code runs, is the reader's alone. Returns the
+    finished process and, per code cell, the outputs nbval saw (as :func:`summarize` gives
+    them)."""
     conftest = folder / "conftest.py"
     # written only when missing or different: runs that share the folder (two at a time in
     # the Binder play) must not see it half-written
@@ -260,12 +277,13 @@ def nbval(python: Path, folder: Path, notebook: str, threads: int | None, label:
         conftest.write_text(RECORDER)
     record = folder / f".{Path(notebook).stem}.record.json"
     record.unlink(missing_ok=True)
-    extra = {"PLAY_RECORD": str(record)}
+    specs = kernelspec(kernel, folder / ".jupyter", "reader")
+    extra = {"PLAY_RECORD": str(record), "JUPYTER_PATH": str(specs)}
     if threads is not None:
         extra.update({var: str(threads) for var in THREAD_VARS})
-    cmd = [python, "-m", "pytest", "--nbval", "--nbval-current-env",
+    cmd = [sys.executable, "-m", "pytest", "--nbval", "--nbval-kernel-name", "reader",
            "--nbval-sanitize-with", SANITIZE, "--nbval-cell-timeout", "900",
-           "-p", "no:cacheprovider", "-q", "-rN", notebook]
+           "-p", "no:cacheprovider", "-p", "no:xdist", "-q", "-rN", notebook]
     start = time.perf_counter()
     proc = subprocess.run([str(c) for c in cmd], cwd=folder, env=clean_env(**extra),
                           capture_output=True, text=True, timeout=3600)

@@ -1,13 +1,22 @@
 """The places readers run the book, played on this machine (issue: run it anywhere).
 
-* **Binder.** repo2docker installs ``requirements.txt`` and then, because the repository is a
-  Python package (a pyproject.toml with ``[project]`` and ``[build-system]``), runs
-  ``pip install .``: a regular, non-editable install (repo2docker's Python buildpack,
-  ``get_assemble_scripts``). The test does the same in a fresh virtual environment, then
-  executes every chapter from a copy of ``book/`` outside the repository. Every chapter
-  runs to the end, every figure cell shows a picture (not only a glued record, which
-  JupyterLab does not render), the stored paper-scale runs are found (nothing prints
-  "no stored ..." or "not available") and the JupyterLab MyST extension is installed.
+* **Binder.** repo2docker reads the ``binder/`` folder, and only it, when there is one: it
+  installs ``binder/requirements.txt`` (the readers' environment: what the chapters run,
+  JupyterLab and its MyST extension, no test or development tool) into the Python of
+  ``binder/runtime.txt``, then runs ``binder/postBuild`` from the repository's root, which
+  installs the package itself (``pip install --no-deps .``: repo2docker installs a package
+  only where no ``binder/`` folder exists, and only from 2025.12.0 on), writes the
+  JupyterLab reading into its copy of the chapters (``python -m publish jupyterlab
+  --in-place book``) and JupyterLab's settings (never ask about news). The test does the
+  same two steps in a fresh virtual environment, then reads its package list (no pytest,
+  Playwright, ruff, ...: the readers' environment is not CI's; ``pip check`` finds every
+  dependency), asks JupyterLab's settings what a reader gets, finds the reading in the
+  chapters, and executes every chapter from a copy of ``book/`` outside the repository.
+  Every chapter runs to the end, every figure cell shows a picture (not only a glued record,
+  which JupyterLab does not render), the stored paper-scale runs are found (nothing prints
+  "no stored ..." or "not available") and the JupyterLab MyST extension is installed. nbval,
+  which runs the chapters, runs from the test runner's environment with the readers'
+  environment as the chapters' kernel, so the readers' environment never holds a test tool.
 * **One BLAS thread.** The same executions run with every BLAS and OpenMP thread count set
   to 1 (``OPENBLAS_NUM_THREADS=1``, ...) under nbval, against the outputs stored in the
   chapters (which come from the default, 2 threads here): a printed value that depends on
@@ -29,12 +38,15 @@ from __future__ import annotations
 
 import concurrent.futures
 import json
+import os
 import re
 import shutil
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+
+from publish.sources import cell_text, notebooks, read
 
 import _play
 from _play import ROOT, code_cells, read_nb, run, source, timed
@@ -66,19 +78,55 @@ print(json.dumps({
 """
 
 
+#: what a reader's environment must not hold: the test runner, the browser driver, the
+#: linters and checkers, the grader, the book's builder (distribution names, normalized;
+#: not nbclient, which JupyterLab's nbconvert brings)
+TOOLS = {"pytest", "nbval", "playwright", "ruff", "import-linter", "mypy",
+         "pypdf", "zizmor", "check-jsonschema", "build", "pytest-xdist", "otter-grader",
+         "jupyter-book", "sphinx", "myst-nb", "pre-commit"}
+
+#: JupyterLab's settings as a reader gets them: the defaults with binder/postBuild's overrides
+NEWS = """
+import json, tempfile
+from jupyter_core.paths import jupyter_path
+from jupyterlab.commands import get_app_dir
+from jupyterlab_server.settings_utils import get_settings
+app = get_app_dir()
+with tempfile.TemporaryDirectory() as user:
+    result, warnings = get_settings(f"{app}/settings", f"{app}/schemas", user,
+                                    schema_name="@jupyterlab/apputils-extension:notification",
+                                    labextensions_path=jupyter_path("labextensions"))
+props = result["schema"]["properties"]
+print(json.dumps({"fetchNews": props["fetchNews"]["default"],
+                  "checkForUpdates": props["checkForUpdates"]["default"],
+                  "warnings": [str(w) for w in warnings if w]}))
+"""
+
+
+def _installed(python) -> set[str]:
+    listed = json.loads(run([python, "-m", "pip", "list", "--format", "json"]).stdout)
+    return {re.sub(r"[-_.]+", "-", p["name"]).lower() for p in listed}
+
+
 @pytest.fixture(scope="session")
 def binder(tmp_path_factory):
     base = tmp_path_factory.mktemp("binder")
     repo = _play.checkout_copy(base / "repo")
-    with timed("binder: fresh venv + pip install -r requirements.txt + pip install ."):
-        python = _play.make_venv(base / "venv")
-        run([python, "-m", "pip", "install", "--quiet", "-r", "requirements.txt"], cwd=repo,
-            timeout=3600)
-        run([python, "-m", "pip", "install", "--quiet", "."], cwd=repo, timeout=1800)
+    venv = base / "venv"
+    # repo2docker's two steps: binder/requirements.txt, then binder/postBuild (executable,
+    # run from the root with the environment's python first on PATH)
+    with timed("binder: fresh venv + pip install -r binder/requirements.txt + binder/postBuild"):
+        python = _play.make_venv(venv)
+        run([python, "-m", "pip", "install", "--quiet", "-r", "binder/requirements.txt"],
+            cwd=repo, timeout=3600)
+        path = f"{venv / 'bin'}:{os.environ.get('PATH', '')}"
+        run([repo / "binder" / "postBuild"], cwd=repo, timeout=1800,
+            env=_play.clean_env(PATH=path, VIRTUAL_ENV=str(venv)))
+    installed = _installed(python)   # before anything else could add to it
     run([python, "-c", "import matplotlib.pyplot, seaborn"])  # matplotlib's font cache
     book = base / "book"
     shutil.copytree(repo / "book", book)
-    play = SimpleNamespace(python=python, book=book, runs={})
+    play = SimpleNamespace(python=python, book=book, runs={}, installed=installed)
     # Each chapter's nbval run uses one BLAS thread, so one core: run them two at a time
     # (CI has two cores), which saves about three minutes of CI.
     (book / "conftest.py").write_text(_play.RECORDER)
@@ -98,6 +146,37 @@ def _binder_run(binder, stem):
     return binder.runs[stem]
 
 
+def test_binder_is_the_readers_environment_not_ci(binder):
+    """binder/requirements.txt and postBuild give the chapters all they need (pip check:
+    every installed distribution's dependencies, the package's included) and no tool."""
+    tools = sorted(TOOLS & binder.installed)
+    assert not tools, (f"the readers' environment holds {tools}: binder/requirements.txt is "
+                       f"what the chapters run and JupyterLab, nothing to test or build with")
+    assert {"two-vs-one-step", "jupyterlab", "jupyterlab-myst", "ipykernel"} <= binder.installed
+    run([binder.python, "-m", "pip", "check"])
+
+
+def test_binder_shows_the_jupyterlab_reading(binder):
+    """After postBuild, Binder's chapters are the JupyterLab reading (the sources hold no
+    numbering front matter): each numbered chapter opens with the front matter that numbers
+    its boxes as the book does, and no other does."""
+    wrong = []
+    for doc in notebooks():
+        nb = read(binder.book / doc.path.relative_to(ROOT / "book"))
+        first = next(cell_text(c) for c in nb["cells"] if c["cell_type"] == "markdown")
+        front = f'---\nnumbering:\n  enumerator: "{doc.chapter}.%s"\n---\n'
+        if first.startswith(front) != (doc.chapter is not None):
+            wrong.append(doc.name)
+    assert not wrong, f"Binder's copy of {wrong} is not the JupyterLab reading (binder/postBuild)"
+
+
+def test_binder_jupyterlab_never_asks_about_news(binder):
+    shown = json.loads(run([binder.python, "-c", NEWS], cwd=binder.book).stdout)
+    assert shown == {"fetchNews": "false", "checkForUpdates": False, "warnings": []}, (
+        f"JupyterLab's notification settings for a reader: {shown} (binder/postBuild writes "
+        f"them into <sys.prefix>/share/jupyter/lab/settings/overrides.json)")
+
+
 def test_binder_installs_the_package_with_its_stored_runs(binder):
     eids = _play.stored_experiments()
     assert eids, "companion/data/paper holds no stored runs"
@@ -105,14 +184,14 @@ def test_binder_installs_the_package_with_its_stored_runs(binder):
                            cwd=binder.book).stdout)
     assert Path(probe["package"]).is_relative_to(probe["site"]), (
         f"companion is imported from {probe['package']}, not from the installed package "
-        f"in {probe['site']}")
+        f"in {probe['site']} (binder/postBuild installs it)")
     assert Path(probe["data"]).is_relative_to(probe["site"]), probe
     assert not probe["missing"], (
-        f"after `pip install .` the stored runs {probe['missing']}, which the chapters read, "
+        f"after binder/postBuild the stored runs {probe['missing']}, which the chapters read, "
         f"are not found in {probe['data']}: are they in companion/data/paper, and shipped "
         f"([tool.setuptools.package-data] in pyproject.toml)?")
     assert probe["myst_lab"], ("the JupyterLab MyST extension is not installed: glue roles and "
-                               "{prf:...} blocks would show as raw text (requirements.txt: "
+                               "{prf:...} blocks would show as raw text (binder/requirements.txt: "
                                "jupyterlab-myst)")
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -68,10 +69,24 @@ def test_citation_file_is_valid_and_cites_the_paper():
     assert [a["family-names"] for a in paper["authors"]] == ["Moniri", "Hassani"]
 
 
+def test_citation_file_matches_the_citation_file_format_schema():
+    """CFF 1.2.0's schema (check-jsonschema's copy, shipped in its wheel: no network)."""
+    import shutil
+    import subprocess
+    tool = Path(sys.executable).with_name("check-jsonschema")
+    proc = subprocess.run([str(tool) if tool.exists() else shutil.which("check-jsonschema"),
+                           "--builtin-schema", "vendor.citation-file-format",
+                           str(ROOT / "CITATION.cff")], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
 def test_licence_names_both_licences():
     text = (ROOT / "LICENSE").read_text()
     assert "MIT License" in text and "CC BY 4.0" in text
-    assert "MIT" in (ROOT / "pyproject.toml").read_text()
+    assert "LICENSES/CC-BY-4.0.txt" in text
+    assert 'license = "MIT AND CC-BY-4.0"' in (ROOT / "pyproject.toml").read_text()
+    # CITATION.cff names both (a list of SPDX identifiers: CFF 1.2.0 has no expression)
+    assert yaml.safe_load((ROOT / "CITATION.cff").read_text())["license"] == ["MIT", "CC-BY-4.0"]
 
 
 @pytest.mark.book

@@ -5,6 +5,8 @@
 * requirements.txt pins every one of them, satisfies pyproject's bounds, and leaves the
   package itself out (Binder installs it with ``pip install .``, make with ``-e .``);
 * the Colab cell of every chapter installs this distribution with the ``notebooks`` extra;
+* the licence metadata matches LICENSE: code MIT, text CC BY 4.0, as one SPDX expression
+  with both licence texts; (slow) the wheel's metadata says so and carries both files;
 * (slow) the sdist and the wheel built from it hold every module and the stored runs;
 * (slow) ``pip install .`` into a fresh environment is enough for
   ``python -m companion simulate`` and ``python -m companion reproduce --only E6``.
@@ -195,6 +197,31 @@ def test_colab_cell_installs_this_distribution_with_the_notebooks_extra():
                          f"book/CONVENTIONS.md:\n    {line}")
 
 
+# --- licences ---------------------------------------------------------------------------------------
+
+LICENCE = "MIT AND CC-BY-4.0"
+LICENCE_FILES = ("LICENSE", "LICENSES/CC-BY-4.0.txt")
+
+
+def test_licence_metadata_names_both_licences():
+    project = _play.pyproject()["project"]
+    assert project["license"] == LICENCE, (
+        "code MIT, text CC BY 4.0 (LICENSE): pyproject.toml's license is the SPDX expression "
+        f"{LICENCE!r}")
+    assert not any(c.startswith("License ::") for c in project.get("classifiers", [])), (
+        "an SPDX license expression replaces the licence classifiers (PEP 639)")
+    matched = {str(p.relative_to(ROOT)) for pattern in project["license-files"]
+               for p in ROOT.glob(pattern)}
+    assert set(LICENCE_FILES) <= matched, (project["license-files"], matched)
+    assert "MIT License" in (ROOT / "LICENSE").read_text()
+    cc = (ROOT / "LICENSES" / "CC-BY-4.0.txt").read_text()
+    assert "Creative Commons Attribution 4.0 International Public License" in cc
+    # the build backend that understands an SPDX expression (PEP 639: setuptools >= 77)
+    requires = [Requirement(r) for r in _play.pyproject()["build-system"]["requires"]]
+    setuptools = next(r for r in requires if r.name == "setuptools")
+    assert setuptools.specifier.contains("77") and not setuptools.specifier.contains("76.9")
+
+
 # --- built distributions (slow) -------------------------------------------------------------------
 
 def _shipped() -> set[str]:
@@ -227,6 +254,18 @@ def test_sdist_and_wheel_ship_the_modules_and_the_stored_runs(checkout, tmp_path
     assert not shipped - in_wheel, f"{wheel.name} lacks {sorted(shipped - in_wheel)}"
     assert not shipped - in_sdist, f"{sdist.name} lacks {sorted(shipped - in_sdist)}"
     assert wheel.name.startswith("two_vs_one_step-"), wheel.name
+    # the licences: the metadata's SPDX expression and both texts, in the wheel and the sdist
+    with zipfile.ZipFile(wheel) as zf:
+        info = next(n.rsplit("/", 1)[0] for n in zf.namelist() if n.endswith(".dist-info/METADATA"))
+        metadata = zf.read(f"{info}/METADATA").decode()
+        for name in LICENCE_FILES:
+            assert f"{info}/licenses/{name}" in zf.namelist(), f"{wheel.name} lacks {name}"
+            assert zf.read(f"{info}/licenses/{name}") == (ROOT / name).read_bytes()
+    assert f"License-Expression: {LICENCE}" in metadata.splitlines(), metadata[:2000]
+    files = [ln.split(": ", 1)[1] for ln in metadata.splitlines() if ln.startswith("License-File: ")]
+    assert sorted(files) == sorted(LICENCE_FILES), files
+    assert not any(ln.startswith("Classifier: License ::") for ln in metadata.splitlines())
+    assert set(LICENCE_FILES) <= in_sdist, f"{sdist.name} lacks a licence text"
 
 
 @pytest.mark.slow

@@ -131,6 +131,15 @@ def test_boxes_become_headed_quotes_and_roles_text():
     assert not RAW_MYST.search(out)
 
 
+def test_a_collapsed_box_becomes_a_quote_headed_by_its_title():
+    """A titled admonition (collapsed in the book with ``:class: dropdown``, issue 41) is a
+    quote headed by its title alone, its options gone."""
+    text = "```{admonition} Why it is late\n:class: dropdown\n\nThe third spike.\n```\n"
+    out = pe.plain_markdown(text, BOOK, "two_steps")
+    assert out.startswith("> **Why it is late.**") and "The third spike." in out
+    assert ":class:" not in out and not RAW_MYST.search(out)
+
+
 def test_stored_values_replace_eval_roles_and_a_missing_one_fails():
     cell = {"cell_type": "markdown", "source": "N = {eval}`ns.N`",
             "metadata": {"user_expressions": [{"expression": "ns.N", "result": {

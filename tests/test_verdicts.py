@@ -63,17 +63,24 @@ def test_the_law_of_a_line_from_its_slopes(exponents, slopes, verdict):
 
 
 def _bounded(decay_below: bool) -> Runs:
-    """Synthetic E18 runs: the k = 2 strength grows as N^e, e = 2 alpha1 + alpha2 - 1 (the
-    law) or, with ``decay_below`` False, as N^0.2 everywhere."""
+    """Synthetic E18 runs at the alpha1 transect's points: the k = 2 strength grows as N^e,
+    e = 2 alpha1 + alpha2 - 1 (the law) or, with ``decay_below`` False, as N^0.2
+    everywhere; the fresh batch's stays flat."""
+    from companion.chapters.learned_directions.learnability import TRANSECTS
+
     runs = []
-    for a1 in (0.15, 0.20, 0.30, 0.35):
-        e = 2 * a1 + 0.45 - 1
-        for N in (1024, 2048, 4096):
-            for seed in range(2):
-                strength = N ** (e if decay_below else 0.2)
-                runs.append(Run(dict(N=N, alpha1=a1, alpha2=0.45, activation="tanh",
+    for a1, a2 in TRANSECTS["alpha1"]["points"]:
+        e = 2 * a1 + a2 - 1
+        for N in (1024, 4096):
+            for seed in range(3):
+                strength = N ** (e if decay_below else 0.2) * (1 + 0.01 * seed)
+                runs.append(Run(dict(N=N, alpha1=a1, alpha2=a2, activation="tanh",
                                      target="bounded"), seed,
-                                dict(separate_reused=np.array([5.0, 1.0, strength, 0.1]))))
+                                dict(separate_reused=np.array([5.0, 1.0, strength, 0.1, 0.1]),
+                                     separate_fresh=np.array([5.0, 0.5, 0.6 + 0.01 * seed,
+                                                              0.1, 0.1]),
+                                     own_cos2_reused=np.full((5, 1), 0.3),
+                                     own_cos2_fresh=np.full((5, 1), 0.001))))
     return Runs(runs)
 
 

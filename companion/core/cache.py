@@ -68,7 +68,8 @@ class ResultCache:
         if not path.exists():
             return None
         try:
-            with np.load(path, allow_pickle=False) as data:
+            # the file opened here, so that it is closed even when NumPy fails to read it
+            with open(path, "rb") as fh, np.load(fh, allow_pickle=False) as data:
                 meta = json.loads(str(data["__meta__"]))
                 arrays = {k: data[k] for k in data.files if k != "__meta__"}
         except Exception:  # noqa: BLE001 - any unreadable entry is a miss, never a crash

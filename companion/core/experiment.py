@@ -58,10 +58,13 @@ class Experiment:
         """The (params, seed) pairs of ``scale``."""
         return self.grid(self.sizes[check_scale(scale)])
 
-    def run(self, scale: str = "small", **sizes) -> Runs:
+    def run(self, scale: str = "small", shared: SharedDraws | None = None, **sizes) -> Runs:
         """Every unit of ``scale`` computed here, one after the other, without a cache;
-        keywords replace entries of the scale's sizes (``run(Ns=[250, 500], seeds=2)``)."""
-        return run_units(self.unit, self.grid({**self.sizes[check_scale(scale)], **sizes}))
+        keywords replace entries of the scale's sizes (``run(Ns=[250, 500], seeds=2)``).
+        ``shared``: a :class:`companion.core.network.SharedDraws` that several runs over the
+        same sizes and seeds share (see :func:`run_units`)."""
+        return run_units(self.unit, self.grid({**self.sizes[check_scale(scale)], **sizes}),
+                         shared)
 
 
 def precision(z: dict, N: int) -> dict:
@@ -116,15 +119,17 @@ def precision_agreement(runs, keys) -> dict:
     return out
 
 
-def run_units(unit: Callable[..., dict], units) -> Runs:
+def run_units(unit: Callable[..., dict], units, shared: SharedDraws | None = None) -> Runs:
     """``Runs`` of ``unit(**params, seed=seed)`` over ``units`` = [(params, seed), ...], in
     that order. They are computed ordered by size and seed, and a unit that takes a
     ``shared`` argument gets one :class:`companion.core.network.SharedDraws` for all of
-    them, so that the runs of one seed share their draws and first step: each unit's result
-    is what it computes alone, bit for bit."""
+    them (``shared``, where given: kept by the caller for other runs too), so that the runs
+    of one seed share their draws and first step: each unit's result is what it computes
+    alone, bit for bit."""
     units = [(dict(params), int(seed)) for params, seed in units]
     order = sorted(range(len(units)), key=lambda i: (_size(units[i][0]), units[i][1]))
-    lend = {"shared": SharedDraws()} if takes_shared(unit) else {}
+    lend = ({"shared": SharedDraws() if shared is None else shared} if takes_shared(unit)
+            else {})
     results = {}
     for i in order:
         params, seed = units[i]

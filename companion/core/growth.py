@@ -46,9 +46,9 @@ def predicted_slope(value: Callable[[float], float], N_low: float, N_high: float
 def zero_crossing(xs: Sequence[float], slopes: Sequence[float]) -> float | None:
     """Where a slope changes sign along ``xs`` (sorted), by linear interpolation between the
     last point below zero and the first at or above it that follows; None if it does not."""
-    xs, slopes = np.asarray(xs, float), np.asarray(slopes, float)
-    for i in range(len(xs) - 1):
-        if slopes[i] < 0 <= slopes[i + 1]:
-            t = -slopes[i] / (slopes[i + 1] - slopes[i])
-            return float(xs[i] + t * (xs[i + 1] - xs[i]))
+    x, s = np.asarray(xs, float), np.asarray(slopes, float)
+    for i in range(len(x) - 1):
+        if s[i] < 0 <= s[i + 1]:
+            t = -s[i] / (s[i + 1] - s[i])
+            return float(x[i] + t * (x[i + 1] - x[i]))
     return None

@@ -300,6 +300,20 @@ def _draw_run(N: int, d: int, n: int, target, seed: int, noise: float, dtype: np
     return RunDraw(tgt, W0, a, *batches())
 
 
+def kept_first_step(r: RunDraw, seed: int, target, noise: float, activation,
+                    shared: "SharedDraws | None") -> np.ndarray | None:
+    """G(W0; X1, y1) of the draw ``r`` (of ``seed``, ``target``, ``noise``) kept in ``shared``:
+    computed there once for every run of the same group and target, then read-only; None
+    without ``shared`` or where the target cannot be a key (book: dv-two-steps)."""
+    spec = None if shared is None else _spec_key(target)
+    if spec is None:
+        return None
+    act = get_activation(activation)
+    (N, d), n = r.W0.shape, r.X1.shape[0]
+    return shared.get(_group(N, d, n, seed, r.W0.dtype), ("G1", spec, noise, act),
+                      lambda: _descent_direction(r.W0, r.a, r.X1, r.y1, act))
+
+
 def _group(N: int, d: int, n: int, seed: int, dtype: np.dtype) -> tuple:
     """The runs whose draws :class:`SharedDraws` shares: the same sizes, seed and dtype."""
     return (N, d, n, seed, dtype)
@@ -328,16 +342,24 @@ class SharedDraws:
     (``run_two_steps(..., shared=shared)``, as :func:`companion.core.experiment.run_units`
     gives one to the units that take it), :func:`run_two_steps` takes them from here: the
     same numbers, bit for bit, without drawing or multiplying them again. Only the group (N,
-    d, n, seed, dtype) asked for last is kept, and what is kept is read-only."""
+    d, n, seed, dtype) asked for last is kept, or, with ``groups``, that many groups asked for
+    last (several experiments over the same sizes and seeds: ``Experiment.run(...,
+    shared=...)``); what is kept is read-only."""
 
-    def __init__(self):
+    def __init__(self, groups: int = 1):
+        self.groups = positive_int(groups, "groups")
         self.group = None
         self.kept: dict = {}
+        self._earlier: dict = {}        # the other groups kept, oldest first
 
     def get(self, group: tuple, key: tuple, compute: Callable[[], object]):
         """``compute()`` for ``key`` in ``group``, computed once while the group lasts."""
         if group != self.group:
-            self.group, self.kept = group, {}
+            if self.group is not None and self.groups > 1:
+                self._earlier[self.group] = self.kept
+            self.group, self.kept = group, self._earlier.pop(group, {})
+            while len(self._earlier) > self.groups - 1:
+                self._earlier.pop(next(iter(self._earlier)))
         if key not in self.kept:
             value = compute()
             for x in value if isinstance(value, tuple) else (value,):
@@ -377,10 +399,7 @@ def run_two_steps(N: int = 1000, d: int | None = None, n: int | None = None,
                          f"a two-step run with N={N}, d={d}, n={n} ({batch} batch, {dt})")
     eta1, eta2 = _step_size(N, alpha1, c1), _step_size(N, alpha2, c2)
     r = _draw_run(N, d, n, target, seed, noise, dt, batch, null_labels, True, shared)
-    spec = None if shared is None or null_labels else _spec_key(target)
-    G1 = None if spec is None else shared.get(
-        _group(N, d, n, seed, dt), ("G1", spec, noise, act),
-        lambda: _descent_direction(r.W0, r.a, r.X1, r.y1, act))
+    G1 = None if null_labels else kept_first_step(r, seed, target, noise, act, shared)
     W1, W2 = _two_steps(r.W0, r.a, r.X1, r.y1, eta1, eta2, act, r.X2, r.y2, G1)
     return TwoStepRun(r.W0, W1, W2, r.a, r.X1, r.y1, r.X2, r.y2, r.target, act, eta1, eta2,
                       alpha1, alpha2, batch, seed, G1)

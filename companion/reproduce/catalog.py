@@ -1,4 +1,4 @@
-"""The table of experiments (E1 to E17, book: reg-experiments): for each id, the experiment (its
+"""The table of experiments (book: reg-experiments): for each id, the experiment (its
 unit function and units, defined in the chapter's module under :mod:`companion.core.experiment`),
 the figure function that draws it (a chapter's ``figures`` module) and the shape of its tidy CSV.
 One explicit table: nothing is registered as a side effect of an import.
@@ -16,6 +16,7 @@ from companion.chapters.finite_size import calibration as finite_size_calibratio
 from companion.chapters.finite_size import figures as finite_size_figures
 from companion.chapters.learned_directions import experiments as learned_directions
 from companion.chapters.learned_directions import figures as learned_directions_figures
+from companion.chapters.learned_directions import learnability as learned_directions_learnability
 from companion.chapters.learned_directions import transects as learned_directions_transects
 from companion.chapters.one_step import experiments as one_step
 from companion.chapters.one_step import figures as one_step_figures
@@ -59,6 +60,9 @@ CATALOG: dict[str, Entry] = {
     "E16": Entry(two_steps.GRID_CHECK, two_steps_figures.grid_check),
     "E17": Entry(reuse_vs_fresh.READOUT, reuse_vs_fresh_figures.readout_errors_by_N,
                  tidy.readout_rows),
+    "E18": Entry(learned_directions_learnability.LEARNABILITY,
+                 learned_directions_figures.learnability_line,
+                 learned_directions_learnability.learnability_rows),
 }
 EXPERIMENT_IDS = list(CATALOG)
 

@@ -99,3 +99,31 @@ def test_run_units_lends_one_kept_set_to_the_units_that_take_it():
     shared, plain = run_units(unit, units), run_units(alone, units)
     assert len({id(k) for k in seen}) == 1 and isinstance(seen[0], net.SharedDraws)
     assert [r["s"] for r in shared] == [r["s"] for r in plain]
+
+
+def test_several_groups_are_kept_when_asked_for():
+    """SharedDraws(groups=k) keeps the k groups asked for last (several experiments over the
+    same sizes and seeds share them), with the same numbers as each run alone."""
+    kept = net.SharedDraws(groups=2)
+    first = _run(0, {}, kept)
+    _run(1, {}, kept)
+    assert _run(0, dict(alpha1=0.1), kept).W0 is first.W0         # both groups kept
+    _run(2, {}, kept)                                               # seed 1 was asked last but one
+    assert _run(0, {}, kept).W0 is first.W0
+    assert _run(1, {}, kept).W0 is not None and len(kept._earlier) == 1
+    for seed in (0, 1, 2):
+        _same(_run(seed, {}), _run(seed, {}, kept))
+    with pytest.raises(ValueError):
+        net.SharedDraws(groups=0)
+
+
+def test_the_first_step_is_kept_once_for_one_step_and_two_step_runs():
+    from companion.chapters.one_step.experiments import draw_one_step
+
+    kept = net.SharedDraws()
+    run = _run(0, {}, kept)
+    draw = draw_one_step(32, d=20, n=28, seed=0, shared=kept)
+    assert draw.G is run.G1 and not draw.G.flags.writeable
+    assert np.array_equal(draw.G, draw_one_step(32, d=20, n=28, seed=0).G)
+    r = net.draw_run(32, 20, 28, seed=0)
+    assert net.kept_first_step(r, 0, "he1", 0.0, "tanh", None) is None

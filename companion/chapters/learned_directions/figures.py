@@ -498,3 +498,42 @@ def content_path_figure(runs: Runs | None = None):
     fig.legend([found[label] for label in shown], shown, loc="outside lower center", ncol=2,
                columnspacing=1.0, handletextpad=0.4)
     return fig
+
+
+def learnability_line(runs: Runs, ranges=None):
+    """E18 (book: fig-ld-learnability): the growth exponent in log N of the k = 2 term's
+    separate strength against alpha1 at alpha2 = 0.45, reused batch, one colour per range of
+    sizes: measured (markers, 95% Welch interval over the seeds) and predicted (the finite-N
+    prediction, a line of the same colour), with the fresh batch's (grey crosses, the widest
+    range) and the limit line 2 alpha1 + alpha2 = 1 (dashed). ``ranges``: (N_low, N_high)
+    pairs, default those of :func:`learnability_summaries.growth_ranges`."""
+    import matplotlib as mpl
+
+    from companion.chapters.learned_directions import learnability_summaries as ls
+
+    alpha2 = ls.TRANSECTS["alpha1"]["value"]
+    ranges = ls.growth_ranges(runs) if ranges is None else ranges
+    fig, ax = new_figure()
+    grid = np.linspace(0.08, 0.37, 24)
+    colours = mpl.colormaps["viridis"](np.linspace(0.15, 0.75, len(ranges)))
+    for (N_low, N_high), colour in zip(ranges, colours):
+        rows = ls.slope_table(runs, "alpha1", N_low, N_high)
+        x = np.array([r["alpha1"] for r in rows])
+        y = np.array([r["reused_slope"] for r in rows])
+        err = np.array([[r["reused_slope"] - r["reused_low"] for r in rows],
+                        [r["reused_high"] - r["reused_slope"] for r in rows]])
+        ax.errorbar(x, y, yerr=err, fmt="o", color=colour, ms=5, capsize=2,
+                    label=f"reused, $N$ = {N_low} to {N_high}")
+        ax.plot(grid, [ls.predicted_growth(a1, alpha2, N_low, N_high) for a1 in grid], "-",
+                color=colour, lw=1.5)
+    wide = ls.slope_table(runs, "alpha1", *ranges[-1])
+    ax.plot([r["alpha1"] for r in wide], [r["fresh_slope"] for r in wide], "x",
+            color=cplt.PALETTE["null"], ms=6, label="fresh batch")
+    ax.axhline(0.0, color=cplt.PALETTE["null"], ls=":", lw=1)
+    ax.axvline(ls.line_alpha1(alpha2), color=cplt.PALETTE["theory"], ls="--", lw=1,
+               label=r"$2\alpha_1 + \alpha_2 = 1$")
+    ax.plot([], [], "-", color=cplt.PALETTE["theory"], lw=1.5, label="finite-$N$ prediction")
+    ax.set_xlabel(r"$\alpha_1$ (at $\alpha_2 = 0.45$)")
+    ax.set_ylabel("growth exponent, $k = 2$ term")
+    ax.legend(loc="upper left", fontsize=11, handletextpad=0.4, borderaxespad=0.3)
+    return fig

@@ -47,12 +47,26 @@ def predicted_strength(N: float, alpha1: float, alpha2: float, batch: str = "reu
                                  batch=batch)["strength"][K])
 
 
+def predicted_growth(alpha1: float, alpha2: float, N_low: float, N_high: float,
+                     batch: str = "reused") -> float:
+    """The predicted growth exponent of the k = 2 strength between N_low and N_high."""
+    return predicted_slope(lambda N: predicted_strength(N, alpha1, alpha2, batch), N_low, N_high)
+
+
+def growth_ranges(runs: Runs, transect: str = "alpha1") -> list[tuple[int, int]]:
+    """The ranges of sizes the section reads: each stored size with four times it, where
+    every point of the transect has both (at least the smallest and the largest)."""
+    points = TRANSECTS[transect]["points"]
+    common = sorted(set.intersection(*(set(sizes(runs, p)) for p in points)))
+    out = [(a, b) for a in common for b in common if b == 4 * a]
+    return out or [(common[0], common[-1])]
+
+
 def predicted_zero(N_low: float, N_high: float, alpha2: float = 0.45) -> float:
     """alpha1 where the predicted k = 2 strength stops falling and starts growing between
     N_low and N_high, at this alpha2 (bisection between 0.05 and the line)."""
-    def slope(a1):
-        return predicted_slope(lambda N: predicted_strength(N, a1, alpha2), N_low, N_high)
-    return float(brentq(slope, 0.05, line_alpha1(alpha2), xtol=1e-3))
+    return float(brentq(lambda a1: predicted_growth(a1, alpha2, N_low, N_high), 0.05,
+                        line_alpha1(alpha2), xtol=1e-3))
 
 
 def width_for_zero_near_line(alpha2: float = 0.45, close: float = CLOSE) -> float:
@@ -97,8 +111,8 @@ def slope_table(runs: Runs, transect: str = "alpha1", N_low: int | None = None,
                               _values(runs, p, N_high, batch))
             row.update({f"{batch}_slope": m["slope"], f"{batch}_low": m["low"],
                         f"{batch}_high": m["high"],
-                        f"{batch}_predicted": predicted_slope(
-                            lambda N: predicted_strength(N, p[0], p[1], batch), N_low, N_high),
+                        f"{batch}_predicted": predicted_growth(p[0], p[1], N_low, N_high,
+                                                               batch),
                         f"{batch}_strength_low": float(_values(runs, p, N_low, batch).mean()),
                         f"{batch}_strength_high": float(_values(runs, p, N_high, batch).mean()),
                         f"{batch}_own_cos2": float(_values(runs, p, N_high, batch,

@@ -32,7 +32,12 @@ from companion.core.alignment import cos2_with_directions, subspace_projection
 from companion.core.blas import limited
 from companion.core.experiment import Experiment, precision
 from companion.core.gaussian import gaussian_expectation
-from companion.core.network import descent_direction, draw_run
+from companion.core.network import (
+    SharedDraws,
+    descent_direction,
+    draw_run,
+    kept_first_step,
+)
 from companion.core.spectra import singular_values, top_singular
 from companion.core.targets import Target, target_moments
 from companion.core.theory import (
@@ -99,8 +104,9 @@ class OneStepDraw:
         return self.X.T @ self.y / self.n
 
     def W1(self, eta: float) -> np.ndarray:
-        """W0 + eta G(W0; X, y)."""
-        return self.W0 + eta * self.G
+        """W0 + eta G(W0; X, y), in the draw's precision (``eta`` as a Python float: a
+        NumPy float64 would promote a float32 draw)."""
+        return self.W0 + float(eta) * self.G
 
     def spike(self) -> np.ndarray:
         """The rank-one part m1 a u1^T of G (book: dv-one-step-spike)."""
@@ -120,8 +126,18 @@ def draw_one_step(N: int = 1000, d: int | None = None, n: int | None = None, tar
     seed = seed_list([seed])[0]
     act = get_activation(activation)
     r = draw_run(N, d, n, target, seed, noise, dtype, shared=shared)
-    G = descent_direction(r.W0, r.a, r.X1, r.y1, act)          # G(W0; X, y)
+    G = kept_first_step(r, seed, target, noise, act, shared)   # where shared, else:
+    if G is None:
+        G = descent_direction(r.W0, r.a, r.X1, r.y1, act)      # G(W0; X, y)
     return OneStepDraw(r.W0, r.a, r.X1, r.y1, G, r.target, act, seed)
+
+
+def shared_draws(Ns, seeds) -> SharedDraws:
+    """A store for the draws and first steps of every width in ``Ns`` (N = d = n) and seed,
+    which the chapter's experiments share (``EXPERIMENT.run(..., shared=...)``): each width
+    and seed is drawn, and its gradient computed, once; every result is the one its unit
+    computes alone, bit for bit (:class:`companion.core.network.SharedDraws`)."""
+    return SharedDraws(groups=len(list(Ns)) * len(seed_list(seeds)))
 
 
 def threshold_eta(target, activation="tanh", N: int = 1000, d: int | None = None,
@@ -204,11 +220,13 @@ def decomposition_unit(N: int, target: str, activation: str, seed: int, phi: flo
 
 
 def spectrum_unit(N: int, eta: float, target: str, activation: str, seed: int,
-                  d: int | None = None, n: int | None = None, shared=None) -> dict:
+                  d: int | None = None, n: int | None = None, dtype: str = "float64",
+                  shared=None) -> dict:
     """Every singular value of W0 and of W1 = W0 + eta G (dense SVD), the bulk edge
-    1 + sqrt(phi), phi = N/d, and the predicted outlier of W1 (book: dv-spiked-rectangular)."""
+    1 + sqrt(phi), phi = N/d, and the predicted outlier of W1 (book: dv-spiked-rectangular).
+    ``dtype="float32"`` for the chapter's own run."""
     N, d, n = _sizes(N, d, n)
-    draw = draw_one_step(N, d, n, target, activation, seed=seed, shared=shared)
+    draw = draw_one_step(N, d, n, target, activation, seed=seed, dtype=dtype, shared=shared)
     pred = one_step_prediction(eta, draw.target, activation, N, d, n)
     return {"s_W0": singular_values(draw.W0), "s_W1": singular_values(draw.W1(eta)),
             "phi": N / d, "edge": 1.0 + np.sqrt(N / d), "theory_s1": float(pred["s1"]),
@@ -216,7 +234,8 @@ def spectrum_unit(N: int, eta: float, target: str, activation: str, seed: int,
 
 
 def transition_unit(N: int, etas, target: str, activation: str, seed: int,
-                    d: int | None = None, n: int | None = None, shared=None) -> dict:
+                    d: int | None = None, n: int | None = None, dtype: str = "float64",
+                    shared=None) -> dict:
     """E1: one step at eta = Theta(1), the BBP-type transition (book: dv-spiked-rectangular), one
     seed.
 
@@ -235,7 +254,7 @@ def transition_unit(N: int, etas, target: str, activation: str, seed: int,
     etas = np.array([positive_real(e, "eta", allow_zero=True) for e in etas])
     N, d, n = _sizes(N, d, n)
     act = get_activation(activation)
-    draw = draw_one_step(N, d, n, target, act, 0.0, seed, shared=shared)
+    draw = draw_one_step(N, d, n, target, act, 0.0, seed, dtype=dtype, shared=shared)
     tgt, u1 = draw.target, draw.u1
     a_norm, u1_norm = float(np.linalg.norm(draw.a)), float(np.linalg.norm(u1))
     out = {k: np.empty(len(etas)) for k in ("s1", "cos2_beta", "overlap_u1", "overlap_a",
@@ -258,7 +277,7 @@ def transition_unit(N: int, etas, target: str, activation: str, seed: int,
 
 
 def growth_unit(N: int, alphas, target: str, activation: str, seed: int, c: float = 1.0,
-                psi: float = 1.0, shared=None) -> dict:
+                psi: float = 1.0, dtype: str = "float64", shared=None) -> dict:
     """E2: one step with eta = c N^alpha, alpha >= 0, at N = d and n = psi d
     (book: dv-one-step-spike), one seed.
 
@@ -275,7 +294,7 @@ def growth_unit(N: int, alphas, target: str, activation: str, seed: int, c: floa
     N = positive_int(N, "N")
     c, psi = positive_real(c, "c"), positive_real(psi, "psi")
     n = max(1, round(psi * N))
-    draw = draw_one_step(N, N, n, target, activation, 0.0, seed, shared=shared)
+    draw = draw_one_step(N, N, n, target, activation, 0.0, seed, dtype=dtype, shared=shared)
     tgt, u1 = draw.target, draw.u1
     out = {k: np.empty(len(alphas)) for k in ("s1", "cos2_beta", "overlap_u1", "theory_s1",
                                               "theory_cos2")}
@@ -356,12 +375,13 @@ E2_ALPHAS = tuple(round(a, 2) for a in np.arange(0.0, 0.451, 0.05))
 DIRECTION_TARGETS = ("he1", "he3", "he1+he3")
 DIRECTION_ALPHA = 0.25
 
-_E1_SIZES = {"small": dict(N=1000, seeds=5), "paper": dict(N=4096, seeds=4)}
-_E2_SIZES = {"small": dict(Ns=[125, 250, 500, 1000], seeds=5),
+_E1_SIZES = {"small": dict(N=1000, seeds=5, float32_from=0), "paper": dict(N=4096, seeds=4)}
+_E2_SIZES = {"small": dict(Ns=[125, 250, 500, 1000], seeds=5, float32_from=0),
              "paper": dict(Ns=[512, 1024, 2048, 4096], seeds=4)}
 _RANK_ONE_SIZES = {"small": dict(Ns=[125, 250, 500, 1000], seeds=5, float32_from=0),
                    "paper": dict(Ns=[512, 1024, 2048, 4096], seeds=4)}
-_SPECTRUM_SIZES = {"small": dict(N=1000, seeds=1), "paper": dict(N=4096, seeds=1)}
+_SPECTRUM_SIZES = {"small": dict(N=1000, seeds=1, float32_from=0),
+                   "paper": dict(N=4096, seeds=1)}
 _DIRECTIONS_SIZES = {"small": dict(Ns=[125, 250, 500, 1000], seeds=5, float32_from=0),
                      "paper": dict(Ns=[512, 1024, 2048, 4096], seeds=4)}
 _U1_SIZES = {"small": dict(N=250, seeds=400), "paper": dict(N=1000, seeds=400)}
@@ -375,13 +395,15 @@ def _optional(z, *keys) -> dict:
 
 def _e1_grid(z):
     base = dict(N=z["N"], etas=list(z.get("etas", E1_ETAS)), target=z.get("target", "he1"),
-                activation=z.get("activation", "tanh"), **_optional(z, "d", "n"))
+                activation=z.get("activation", "tanh"), **_optional(z, "d", "n"),
+                **precision(z, z["N"]))
     return [(base, s) for s in seed_list(z["seeds"])]
 
 
 def _e2_grid(z):
     return [(dict(N=N, alphas=list(z.get("alphas", E2_ALPHAS)), target=z.get("target", "he1"),
-                  activation=z.get("activation", "tanh"), **_optional(z, "c", "psi")), s)
+                  activation=z.get("activation", "tanh"), **_optional(z, "c", "psi"),
+                  **precision(z, N)), s)
             for N in z["Ns"] for s in seed_list(z["seeds"])]
 
 
@@ -393,7 +415,8 @@ def _rank_one_grid(z):
 
 def _spectrum_grid(z):
     return [(dict(N=z["N"], eta=float(z.get("eta", 3.0)), target=z.get("target", "he1"),
-                  activation=z.get("activation", "tanh")), s) for s in seed_list(z["seeds"])]
+                  activation=z.get("activation", "tanh"), **precision(z, z["N"])), s)
+            for s in seed_list(z["seeds"])]
 
 
 def _directions_grid(z):

@@ -1,15 +1,13 @@
 """The numbers and tables of the chapter "One step: a rank-one spike" (book/one_step.ipynb),
 one function per section: the gradient's rank-one part (``os-obs-rank-one``), the spectrum
-of W1 (``os-obs-spectra``), the transition at eta = Theta(1) (``os-obs-transition``) and
-for rectangular weights (``os-obs-rectangular``), large steps eta = N^alpha
-(``os-obs-growth``, ``os-obs-saturation``), and the directions one step sees
-(``os-obs-he3``).
-
-Each ``name(runs)`` returns a :class:`companion.presentation.book.Numbers` for the prose ({eval} roles)
-and each ``name_table(runs)`` the text of the table the chapter prints, both from the runs of
-:mod:`companion.chapters.one_step.experiments` (and, for E1 and E2, the stored paper-scale runs,
-``"n/a"`` where they are absent). Sizes and seeds are read from the runs, so the prose
-follows the chapter's knobs.
+of W1 (``os-obs-spectra``), the transition at eta = Theta(1) (``os-obs-transition``, and
+``os-obs-rectangular``), large steps eta = N^alpha (``os-obs-growth``,
+``os-obs-saturation``) and the directions one step sees (``os-obs-he3``). Each
+``name(runs)`` returns the :class:`companion.presentation.book.Numbers` of the prose ({eval}
+roles, and the closing table of measurements) and each ``name_table(runs)`` the table the
+chapter prints, from the runs of :mod:`companion.chapters.one_step.experiments` (for E1 and E2
+also the stored paper-scale runs, ``"n/a"`` where absent); sizes and seeds are read from the
+runs, so the prose follows the chapter's knobs.
 """
 
 from __future__ import annotations
@@ -36,8 +34,8 @@ GROWTH_ALPHAS, ALPHA_SLOPE, ALPHA_LOW = (0.1, 0.2, 0.3, 0.4), 0.4, 0.1
 
 def _checked(runs) -> Runs:
     if not isinstance(runs, Runs) or not len(runs):
-        raise ValueError(f"runs must be non-empty Runs from companion.chapters.one_step.experiments, "
-                         f"got {runs!r}")
+        raise ValueError(f"runs must be non-empty Runs from companion.chapters.one_step."
+                         f"experiments, got {runs!r}")
     return runs
 
 
@@ -120,9 +118,8 @@ def spectrum(runs: Runs) -> Numbers:
 def spectrum_table(runs: Runs) -> str:
     """The top three singular values of W0 and W1, the bulk edge and the predicted outlier."""
     s = _checked(runs)[0]
-    lines = [f"{name}: top singular values {', '.join(fmt(v) for v in s[key][:3])}; "
-             f"bulk edge {fmt_fixed(s['edge'], 2)}" for name, key in (("W0", "s_W0"),
-                                                                      ("W1", "s_W1"))]
+    lines = [f"{w}: top singular values {', '.join(fmt(v) for v in s['s_' + w][:3])}; "
+             f"bulk edge {fmt_fixed(s['edge'], 2)}" for w in ("W0", "W1")]
     return "\n".join(lines + [f"predicted outlier of W1: {fmt(s['theory_s1'])}"])
 
 
@@ -163,10 +160,9 @@ def transition(runs: Runs, stored: Runs | None = None) -> Numbers:
     r0 = runs[0]
     etas = np.asarray(r0["eta"], float)
     j = _column(etas, ETA_TABLE, "eta")
-    N = int(r0["N"])
-    d, n = r0.params.get("d"), r0.params.get("n")
-    theta = transition_theory([ETA_TABLE], r0["target"], r0["activation"], N=N, d=d,
-                              n=n)["theta"][0]
+    N, d, n = int(r0["N"]), r0.params.get("d"), r0.params.get("n")
+    theta = transition_theory([ETA_TABLE], r0["target"], r0["activation"], N=N, d=d, n=n)
+    theta = theta["theta"][0]
     s1, cos2 = runs.values("s1")[:, j], runs.values("cos2_beta")[:, j]
     err_limit, err_plugin = _plugin_errors(runs)
     out = dict(N=N, seeds=len(runs.unique("seed")), eta_c=fmt(r0["eta_c"]),
@@ -175,7 +171,7 @@ def transition(runs: Runs, stored: Runs | None = None) -> Numbers:
                cos2_sd=fmt(cos2.std(), 1), cos2_th=fmt(r0["theory_cos2"][j], 2),
                below=fmt(runs.values("cos2_beta")[:, etas <= 1.0].mean(), 2),
                chance=fmt(1 / (N if d is None else int(d)), 2),
-               err_limit=fmt(err_limit, 2), err_plugin=fmt(err_plugin, 1))
+               err_limit=fmt(err_limit, 2), err_plugin=fmt(err_plugin, 2))
     out.update(dict.fromkeys(("paper_N", "paper_seeds", "paper_s1", "paper_s1_sd",
                               "paper_s1_th", "paper_cos2", "paper_cos2_th"), "n/a"))
     stored = _stored(stored)
@@ -185,8 +181,7 @@ def transition(runs: Runs, stored: Runs | None = None) -> Numbers:
         s1_p, cos2_p = stored.values("s1")[:, jp], stored.values("cos2_beta")[:, jp]
         out.update(paper_N=int(p0["N"]), paper_seeds=len(stored),
                    paper_s1=fmt_fixed(s1_p.mean(), 2), paper_s1_sd=fmt(s1_p.std(), 1),
-                   paper_s1_th=fmt_fixed(p0["theory_s1"][jp], 2),
-                   paper_cos2=fmt(cos2_p.mean(), 2),
+                   paper_s1_th=fmt_fixed(p0["theory_s1"][jp], 2), paper_cos2=fmt(cos2_p.mean(), 2),
                    paper_cos2_th=fmt(p0["theory_cos2"][jp], 2))
     return Numbers(**out)
 
@@ -236,16 +231,24 @@ def _shapes(runs: Runs) -> dict:
 def rectangular(runs: Runs) -> Numbers:
     """The numbers of ``os-obs-rectangular`` and of ``fig-os-transition-phi``'s caption, from
     the runs of ``TRANSITION`` at phi = N/d = 1/2 and 2: ``eta_c_half``, ``eta_c_two`` (the
-    thresholds), ``edge_half``, ``edge_two`` (the bulk edges 1 + sqrt(phi)); ``N``: the
-    larger dimension; ``seeds``. A shape the runs lack reads "n/a"."""
+    thresholds), ``edge_half``, ``edge_two`` (the bulk edges 1 + sqrt(phi)); at eta = 3,
+    ``cos2_half``, ``cos2_two`` (cos^2(v1, beta*), mean over the seeds) against
+    ``cos2_half_th``, ``cos2_two_th`` (``os-conj-bbp``); ``N``: the larger dimension;
+    ``seeds``. A shape the runs lack reads "n/a"."""
     runs = _checked(runs)
     shapes = _shapes(runs)
     out = dict(N=max(max(int(r["N"]), int(r.params.get("d", r["N"]))) for r in runs),
                seeds=len(runs.unique("seed")))
     for phi, name in ((0.5, "half"), (2.0, "two")):
-        r0 = shapes[phi][0] if phi in shapes else None
-        out[f"eta_c_{name}"] = "n/a" if r0 is None else fmt(r0["eta_c"])
-        out[f"edge_{name}"] = "n/a" if r0 is None else fmt(r0["edge"])
+        r = shapes.get(phi)
+        if r is None:
+            out.update({f"{key}_{name}": "n/a" for key in ("eta_c", "edge", "cos2")},
+                       **{f"cos2_{name}_th": "n/a"})
+            continue
+        k = _column(r[0]["eta"], ETA_RECT, "eta")
+        out.update({f"eta_c_{name}": fmt(r[0]["eta_c"]), f"edge_{name}": fmt(r[0]["edge"]),
+                    f"cos2_{name}": fmt_fixed(r.mean("cos2_beta")[k], 2),
+                    f"cos2_{name}_th": fmt_fixed(r[0]["theory_cos2"][k], 2)})
     return Numbers(**out)
 
 
@@ -374,30 +377,29 @@ def directions(runs: Runs) -> Numbers:
       against ``he3_level`` (the noise level, ``os-conj-he3``), ``he3_s1`` (its outlier),
       ``he1_cos2`` (He_1 alone), ``mix_he1`` against ``mix_he1_th`` (the He_1 direction of
       the mixed target); ``mix_he3_spread``: the largest over the median of the seeds'
-      values for the He_3 direction of the mixed target;
-    * ``he3_ratio``: the He_3 value at the smallest N over that at the largest.
+      values for the He_3 direction of the mixed target; ``he1_th``: He_1's prediction;
+    * ``he3_ratio``: the He_3 value at the smallest N over that at the largest, against
+      ``he3_ratio_th``, the same ratio of the predicted noise levels.
     """
-    runs = _checked(runs)
-    size = _sizes(runs)
-    by = _by_target(runs, size["N"])
-    r1, r3, mix = (by[t] for t in DIRECTION_TARGETS)
-    he3_small = runs.where(N=size["N_min"], target="he3").mean("cos2")[0]
+    size = _sizes(_checked(runs))
+    r1, r3, mix = (_by_target(runs, size["N"])[t] for t in DIRECTION_TARGETS)
+    small = runs.where(N=size["N_min"], target="he3")
     mix3 = mix.values("cos2")[:, direction_names("he1+he3").index("he3")]
     return Numbers(**size, size_ratio=size["N"] // size["N_min"],
-                   he3_cos2=fmt(r3.mean("cos2")[0], 2),
-                   he3_level=fmt(r3[0]["theory_cos2"][0], 2),
+                   he3_cos2=fmt(r3.mean("cos2")[0], 2), he3_level=fmt(r3[0]["theory_cos2"][0], 2),
                    he3_s1=fmt_fixed(r3.mean("s1"), 2), he1_cos2=fmt(r1.mean("cos2")[0]),
+                   he1_th=fmt(r1[0]["theory_cos2"][0]),
+                   he3_ratio_th=fmt(small[0]["theory_cos2"][0] / r3[0]["theory_cos2"][0], 2),
                    mix_he1=fmt_fixed(mix.mean("cos2")[0], 3),
                    mix_he1_th=fmt(mix[0]["theory_cos2"][0]),
-                   he3_ratio=fmt(he3_small / r3.mean("cos2")[0], 2),
+                   he3_ratio=fmt(small.mean("cos2")[0] / r3.mean("cos2")[0], 2),
                    mix_he3_spread=fmt(mix3.max() / np.median(mix3), 2))
 
 
 def directions_table(runs: Runs) -> str:
     """At the largest N, per target and direction: mu*, cos^2(v1, beta*_k) (mean over the
     seeds) and its prediction, the projection on the top right singular vectors and s1."""
-    runs = _checked(runs)
-    size = _sizes(runs)
+    size = _sizes(_checked(runs))
     by = _by_target(runs, size["N"])
     r0 = by["he1"][0]
     N, top = size["N"], int(r0["top"])
@@ -417,17 +419,15 @@ def directions_table(runs: Runs) -> str:
 
 def _d_cos2(runs: Runs, target: str) -> np.ndarray:
     """d cos^2(u1, beta*_k) per draw for the He_3 direction of ``target``."""
-    sel = runs.where(target=target)
-    if not len(sel):
+    if not len(sel := runs.where(target=target)):
         raise ValueError(f"runs hold no draws for the target {target!r}")
     k = direction_names(target).index("he3")
     return np.asarray(sel.values("d"), float) * sel.values("cos2")[:, k]
 
 
 def u1_check(runs: Runs) -> Numbers:
-    """The numbers of the check of ``os-conj-he3`` on u1 alone, from the runs of
-    ``U1_CHECK``: ``draws`` (draws of the data), ``he3_mean`` ± ``he3_se`` (mean and standard
-    error of d cos^2(u1, beta*) for the He_3 target; predicted: 7)."""
+    """The check of ``os-conj-he3`` on u1 alone (runs of ``U1_CHECK``): ``draws``, ``he3_mean``
+    ± ``he3_se`` (d cos^2(u1, beta*) for He_3: mean, standard error; predicted: 7)."""
     vals = _d_cos2(_checked(runs), "he3")
     return Numbers(draws=len(vals), he3_mean=fmt(vals.mean(), 2),
                    he3_se=fmt(vals.std() / np.sqrt(len(vals)), 1))
@@ -435,7 +435,7 @@ def u1_check(runs: Runs) -> Numbers:
 
 def u1_table(runs: Runs) -> str:
     """d cos^2(u1, beta*_k) for the He_3 direction of each target (mean, standard error over
-    the draws) against the prediction (:func:`companion.chapters.one_step.experiments.u1_theory`)."""
+    the draws) against the prediction (:func:`~companion.chapters.one_step.experiments.u1_theory`)."""
     runs = _checked(runs)
     d = int(runs[0]["d"])
     targets = [t for t in runs.unique("target") if "he3" in direction_names(t)]

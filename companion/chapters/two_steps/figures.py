@@ -32,6 +32,29 @@ from companion.core.theory import (
 from companion.presentation import plotting as cplt
 from companion.presentation.figures import log_axis, new_figure, range_bars, stored_runs_absent
 
+#: the smallest font of the chapter's figures, in points: a figure of the book's width
+#: (:data:`companion.presentation.plotting.COLUMN_WIDTH`, 6.4 in at 100 px an inch, about
+#: 650 CSS px with its margins) is shown 342 px wide on a phone 390 px wide, so a text of
+#: 11 pt (15.3 px) shows at 8 px there (tests/chapters/two_steps/test_two_steps_figures.py)
+MIN_FONT = 11
+
+
+def _readable(fig, size: float = MIN_FONT):
+    """Every text of ``fig`` (tick labels, titles, legends, annotations, colour bars) at
+    least ``size`` points: the figure's text stays legible on a phone (:data:`MIN_FONT`)."""
+    from matplotlib.text import Text
+
+    for ax in fig.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            ticks = axis.get_ticklabels()
+            current = ticks[0].get_fontsize() if ticks else 0
+            if current < size:
+                ax.tick_params(axis="x" if axis is ax.xaxis else "y", labelsize=size)
+    for text in fig.findobj(Text):
+        if text.get_text() and text.get_fontsize() < size:
+            text.set_fontsize(size)
+    return fig
+
 
 def _all_Ns(*runs_list) -> list[int]:
     return sorted({n for runs in runs_list if runs is not None for n in runs.unique("N")})
@@ -47,7 +70,7 @@ def phase_diagram(runs: Runs, stored: Runs | None = None, order: int = 2):
     from matplotlib.colors import ListedColormap
 
 
-    fig, ax = new_figure()
+    fig, ax = new_figure(figsize=(cplt.COLUMN_WIDTH, 5.4))
     g1, g2 = np.meshgrid(np.linspace(0, 0.4999, 400), np.linspace(0, 0.4999, 400))
     lam = np.minimum(np.floor(g2 / (0.5 - g1) + 1e-9), 5)
     greys = ListedColormap(plt.cm.Greys(np.linspace(0.0, 0.45, 6)))
@@ -86,13 +109,11 @@ def phase_diagram(runs: Runs, stored: Runs | None = None, order: int = 2):
             sc = ax.scatter([p[0] for p in pts], [p[1] for p in pts], c=slopes, cmap="RdBu_r",
                             vmin=-0.5, vmax=0.5, s=size, zorder=5, label=label, **style)
     # each label beside its point, clear of the region labels and of the other points
-    offsets = {(0.35, 0.45): ((-16, -14), "right"), (0.45, 0.45): ((4, -24), "right")}
     for p in E3_POINTS:
         k = phase_line(*p)
-        if k is not None:
-            xy, ha = offsets.get(p, ((-16, -14), "right"))
-            ax.annotate(f"on the $k = {k}$ line", p, textcoords="offset points", xytext=xy,
-                        ha=ha, fontsize=8.5, color="#333333",
+        if k is not None:         # below its point: "on the line k"
+            ax.annotate(f"$k = {k}$ line", p, textcoords="offset points", xytext=(0, -26),
+                        ha="center", fontsize=MIN_FONT, color="#333333",
                         bbox=dict(boxstyle="round,pad=0.15", fc="white", ec="none", alpha=0.8))
     if sc is not None:
         fig.colorbar(sc, ax=ax, label=rf"local exponent of $T_{order}$ (two largest $N$)")
@@ -101,8 +122,8 @@ def phase_diagram(runs: Runs, stored: Runs | None = None, order: int = 2):
     ax.set_xlabel(r"first step exponent $\alpha_1$")
     ax.set_ylabel(r"second step exponent $\alpha_2$")
     ax.set_title(r"where the $k = 2$ term grows ($\tanh$, reused, $\mathrm{He}_1$)")
-    fig.legend(loc="outside lower center", ncol=2, fontsize=9)
-    return fig
+    fig.legend(loc="outside lower center", ncol=1, fontsize=MIN_FONT)
+    return _readable(fig)
 
 
 # -- the exponent check --------------------------------------------------------------------
@@ -141,10 +162,11 @@ def exponents(runs: Runs, stored: Runs | None = None, orders=(0, 1, 2, 3)):
                 cplt.theory_line(ax, grid, anchor[1] * (grid / anchor[0]) ** e, color=color,
                                  linestyle="--", linewidth=1.4)
                 ax.text(Ns_all[0], anchor[1] * (Ns_all[0] / anchor[0]) ** e * 1.25,
-                        f"{e:+.2f}", fontsize=9, color=color)
+                        f"{e:+.2f}", fontsize=MIN_FONT, color=color)
         ax.set_yscale("log")
         ax.set_ylabel(r"term size $T_k$")
-        ax.set_title(rf"$(\alpha_1, \alpha_2) = ({pair[0]:.2f}, {pair[1]:.2f})$", fontsize=10)
+        ax.set_title(rf"$(\alpha_1, \alpha_2) = ({pair[0]:.2f}, {pair[1]:.2f})$",
+                     fontsize=MIN_FONT)
     log_axis(axes[-1, 0], Ns_all, close="drop", kilo=True)
     axes[-1, 0].set_xlabel(r"width $N = d = n$")
     handles, labels = axes[0, 0].get_legend_handles_labels()
@@ -154,8 +176,8 @@ def exponents(runs: Runs, stored: Runs | None = None, orders=(0, 1, 2, 3)):
         labels.append("stored runs (hollow)")
     handles.append(Line2D([], [], color="#555555", linestyle="--"))
     labels.append("predicted slope")
-    fig.legend(handles, labels, loc="outside lower center", ncol=3, fontsize=9)
-    return fig
+    fig.legend(handles, labels, loc="outside lower center", ncol=3, fontsize=MIN_FONT)
+    return _readable(fig)
 
 
 def leading_order(reused: Runs, fresh: Runs, pairs=((0.40, 0.25), (0.35, 0.45))):
@@ -234,11 +256,11 @@ def one_step_collapse(runs: Runs, stored: Runs | None = None):
     ax1.set_yticks([0.02, 0.05, 0.1, 0.2, 0.5, 1.0], ["0.02", "0.05", "0.1", "0.2", "0.5", "1"])
     ax1.set_ylabel("relative distance")
     ax1.set_title(r"$\|W_2 - W_{\mathrm{ref}}\| \,/\, \|W_{\mathrm{ref}} - W_0\|$",
-                  fontsize=10)
+                  fontsize=MIN_FONT)
     ax2.set_yscale("log")
     ax2.set_ylabel("absolute distance")
     ax2.set_title(r"$\|W_2 - W_{\mathrm{ref}}\|$, reused batch; lines: slope of the "
-                  r"$k = 2$ term", fontsize=10)
+                  r"$k = 2$ term", fontsize=MIN_FONT)
     log_axis(ax2, Ns_all, close="drop", kilo=True)
     ax2.set_xlabel(r"width $N = d = n$")
     handles, labels = ax1.get_legend_handles_labels()
@@ -247,8 +269,8 @@ def one_step_collapse(runs: Runs, stored: Runs | None = None):
         handles.append(Line2D([], [], marker="o", color="#555555", markerfacecolor="white",
                               linestyle="none"))
         labels.append("stored runs (hollow)")
-    fig.legend(handles, labels, loc="outside lower center", ncol=2, fontsize=9)
-    return fig
+    fig.legend(handles, labels, loc="outside lower center", ncol=2, fontsize=MIN_FONT)
+    return _readable(fig)
 
 
 # -- the spectrum beside a null run --------------------------------------------------------
@@ -268,40 +290,55 @@ def spectrum_beside_null(runs: Runs):
     threshold = 1.02 * edge
     s, top = np.asarray(r["s"]), np.asarray(r["s_top"])
     fig, (ax1, ax2) = new_figure(2, 1)
-    cplt.spectrum_histogram(ax1, s[1:], float(r["phi"]), outliers_edge=threshold,
-                            label="singular values of $W_2$")
+    # the first spike lies far to the right, off the axis: the histogram draws the others,
+    # and the legend counts every outlier, the first spike included
+    n_out = cplt.spectrum_histogram(ax1, s[1:], float(r["phi"]), outliers_edge=threshold,
+                                    label="singular values of $W_2$") + 1
+    for line in ax1.get_lines():
+        if line.get_label().endswith(("outlier", "outliers")):
+            line.set_label(f"{n_out} outliers (the first off the axis)")
+        elif line.get_label() == "outlier threshold":
+            line.set_label("threshold: bulk edge + 2%")
     on = np.asarray(r["on_powers"])
     spikes = top[1:][(on[1:] >= SPIKE_WEIGHT) & (top[1:] > threshold)]
     if len(spikes):
         ax1.plot(spikes, np.zeros_like(spikes), marker="o", markersize=15,
                  markerfacecolor="none", markeredgecolor=P["theory"], markeredgewidth=1.5,
-                 linestyle="none", clip_on=False, zorder=6, label="on the powers of $a$")
+                 linestyle="none", clip_on=False, zorder=6)
     ax1.set_xlim(0, max(3.3, 1.1 * s[1]))
-    ax1.text(0.98, 0.22, f"first spike\nat {s[0]:.1f} →", transform=ax1.transAxes,
-             ha="right", fontsize=10, color=P["reused"])
+    ax1.text(0.98, 0.3, f"first spike\nat {s[0]:.1f} →", transform=ax1.transAxes,
+             ha="right", fontsize=MIN_FONT, color=P["reused"])
     ax1.set_title(rf"$W_2$ at $N = {run['N']}$, $(\alpha_1, \alpha_2) = "
-                  rf"({run['alpha1']:.2f}, {run['alpha2']:.2f})$", fontsize=10)
-    ax1.legend(loc="upper right", fontsize=8.5, framealpha=0.9, frameon=True)
+                  rf"({run['alpha1']:.2f}, {run['alpha2']:.2f})$", fontsize=MIN_FONT)
+    ax1.get_legend().remove()
     idx = np.arange(2, len(top) + 1)
     series = [("s_top", "on_powers", "target labels", P["reused"], "o", 0.0)]
     if "s_null" in r:
         series.append(("s_null", "on_powers_null", "null labels", P["null"], "s", 0.15))
     for key, wkey, label, color, marker, shift in series:
         v = np.asarray(r[key])[1:len(top)]
-        cplt.sim_points(ax2, idx[:len(v)] + shift, v, color=color, marker=marker, label=label)
+        cplt.sim_points(ax2, idx[:len(v)] + shift, v, color=color, marker=marker,
+                        label=label)
         if wkey in r:
             ring = np.asarray(r[wkey])[1:len(top)] >= SPIKE_WEIGHT
             ax2.plot((idx[:len(v)] + shift)[ring], v[ring], marker="o", markersize=14,
                      markerfacecolor="none", markeredgecolor=P["theory"], markeredgewidth=1.3,
                      linestyle="none", zorder=6,
                      label="left vector on the powers of $a$" if key == "s_top" else None)
-    cplt.mark_bulk_edge(ax2, edge, axis="y", label=r"bulk edge $1 + \sqrt{\phi}$")
-    ax2.set_xlabel("rank of the singular value (rank 1, the first spike, is off the axis)")
+    cplt.mark_bulk_edge(ax2, threshold, axis="y", label=None)
+    ax2.set_xlabel("rank of the singular value (the first is off the axis)")
     ax2.set_ylabel("singular value")
-    ax2.set_title("the largest values after the first spike, with a null run", fontsize=10)
+    ax2.set_title("the largest values after the first spike, with a null run",
+                  fontsize=MIN_FONT)
     ax2.set_xticks(idx[::2])
-    ax2.legend(loc="upper right", fontsize=8.5)
-    return fig
+    handles, labels = [], []
+    for ax in (ax1, ax2):
+        for h, lab in zip(*ax.get_legend_handles_labels()):
+            if lab not in labels:
+                handles.append(h)
+                labels.append(lab)
+    fig.legend(handles, labels, loc="outside lower center", ncol=2, fontsize=MIN_FONT)
+    return _readable(fig)
 
 
 def left_vectors(runs: Runs, rows: int = 6):
@@ -409,9 +446,9 @@ def spike_emergence_counts(runs: Runs | None, activations=("tanh", "shifted_tanh
     if runs is None or not len(runs):
         return stored_runs_absent()
     table = spike_counts(runs, activations)
-    fig, axes = new_figure(1, len(EMERGENCE_POINTS), sharey=True, squeeze=False)
-    offsets = dict(zip(activations, np.linspace(0.93, 1.07, len(activations))))
-    for ax, (a1, a2) in zip(axes[0], EMERGENCE_POINTS):
+    fig, axes = new_figure(len(EMERGENCE_POINTS), 1, sharex=True, sharey=True, squeeze=False)
+    offsets = dict(zip(activations, np.linspace(0.95, 1.05, len(activations))))
+    for ax, (a1, a2) in zip(axes[:, 0], EMERGENCE_POINTS):
         lam = lambda_count(a1, a2)
         every, odd = 1 + lam, n_spikes(a1, a2, "tanh")
         rows = {act: table[(a1, a2, act)] for act in activations if (a1, a2, act) in table}
@@ -419,12 +456,13 @@ def spike_emergence_counts(runs: Runs | None, activations=("tanh", "shifted_tanh
         ax.axhline(every, color=cplt.PALETTE["theory"], linestyle="--", linewidth=1.3)
         # labels on a white ground, so that no grid line or marker runs through them
         ground = dict(boxstyle="square,pad=0.1", fc="white", ec="none", alpha=0.9)
-        ax.text(Ns[0] / 1.25, every + 0.08, rf"$1 + \Lambda = {every}$", fontsize=9,
+        ax.text(Ns[0] / 1.25, every + 0.08, rf"$1 + \Lambda = {every}$", fontsize=MIN_FONT,
                 va="bottom", color=cplt.PALETTE["theory"], bbox=ground, zorder=6)
         ax.axhline(odd, color=cplt.ACTIVATION_STYLE["tanh"]["color"], linestyle=":",
                    linewidth=1.6)
         ax.text(Ns[0] / 1.25, odd - 0.08, rf"$\tanh$: $1 + \lfloor \Lambda/2 \rfloor = {odd}$",
-                fontsize=9, va="top", color=cplt.ACTIVATION_STYLE["tanh"]["color"], bbox=ground,
+                fontsize=MIN_FONT, va="top", color=cplt.ACTIVATION_STYLE["tanh"]["color"],
+                bbox=ground,
                 zorder=6)
         for act, row in rows.items():
             mean = row["mean"]
@@ -436,14 +474,14 @@ def spike_emergence_counts(runs: Runs | None, activations=("tanh", "shifted_tanh
         log_axis(ax, Ns)
         ax.set_xlim(Ns[0] / 1.35, Ns[-1] * 1.35)
         ax.set_title(rf"$(\alpha_1, \alpha_2) = ({a1:.2f}, {a2:.2f})$, $\Lambda = {lam}$",
-                     fontsize=10)
-        ax.set_xlabel(r"width $N = d = n$")
-    axes[0, 0].set_ylabel("spikes of $W_2$")
+                     fontsize=MIN_FONT)
+        ax.set_ylabel("spikes of $W_2$")
+    axes[-1, 0].set_xlabel(r"width $N = d = n$")
     axes[0, 0].set_ylim(0.5, 4.6)
     axes[0, 0].set_yticks([1, 2, 3, 4])
     handles, labels = axes[0, 0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="outside lower center", ncol=3, fontsize=9)
-    return fig
+    fig.legend(handles, labels, loc="outside lower center", ncol=3, fontsize=MIN_FONT)
+    return _readable(fig)
 
 
 # -- the finite-N phase diagram (E15) and its check by simulation (E16) ----------------------
@@ -498,7 +536,7 @@ def predicted_phase_diagram(runs: Runs, check: Runs | None = None):
         ax.pcolormesh(edges, edges, np.minimum(grid, _COUNT_LEVELS), cmap=cmap, norm=norm,
                       shading="flat", zorder=1)
         _phase_lines(ax)
-        ax.set_title(title, fontsize=10)
+        ax.set_title(title, fontsize=MIN_FONT)
         if check_N is not None and N != "limit" and N == min(Ns, key=lambda n: abs(
                 np.log(n / check_N))):
             pts = sorted({(r.params["alpha1"], r.params["alpha2"]) for r in check})
@@ -515,10 +553,19 @@ def predicted_phase_diagram(runs: Runs, check: Runs | None = None):
         ax.set_ylabel(r"$\alpha_2$")
     sm = ScalarMappable(norm=norm, cmap=cmap)
     if spare:       # the key in the free panel, beside the limit
-        cax = spare[0].inset_axes([0.08, 0.55, 0.84, 0.1])
+        cax = spare[0].inset_axes([0.08, 0.72, 0.84, 0.1])
         cax.set_visible(True)
         spare[0].set_visible(True)
         spare[0].axis("off")
+        if check_N is not None:
+            from matplotlib.lines import Line2D
+            seeds = len(check.where(alpha1=pts[0][0], alpha2=pts[0][1], N=check_N))
+            dot = Line2D([], [], marker="o", linestyle="none", markersize=8,
+                         markerfacecolor="#9e9e9e", markeredgecolor="#222222")
+            spare[0].legend([dot], [f"census of simulated\nruns at $N = {check_N}$\n"
+                                    f"(median of {seeds} seeds)"],
+                            loc="lower center", bbox_to_anchor=(0.5, 0.0), frameon=False,
+                            fontsize=MIN_FONT)
         bar = fig.colorbar(sm, cax=cax, orientation="horizontal",
                            ticks=range(1, _COUNT_LEVELS + 1))
     else:
@@ -526,7 +573,7 @@ def predicted_phase_diagram(runs: Runs, check: Runs | None = None):
                            ticks=range(1, _COUNT_LEVELS + 1), aspect=30)
     bar.ax.set_xticklabels([str(c) for c in range(1, _COUNT_LEVELS)] + [f"{_COUNT_LEVELS}+"])
     bar.set_label("spikes the census would count\n(first spike included)")
-    return fig
+    return _readable(fig)
 
 
 def grid_check(runs: Runs | None):

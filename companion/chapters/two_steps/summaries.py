@@ -5,22 +5,21 @@ the phase diagram (``ts-obs-phase``), the exponent check (``ts-obs-exponents``),
 against one (``ts-obs-one-step``) and the spectrum beside a null run (``ts-obs-spectrum``).
 
 Each ``Numbers`` function reads ``"n/a"`` where the stored runs it needs are absent
-(``COMPANION_PAPER_DATA=off``); each table function returns the lines the chapter prints.
-:func:`spike_counts` is the one place the stored spike counts are aggregated over seeds:
-the chapter's prose and :func:`companion.chapters.two_steps.figures.spike_emergence_counts` read it.
-What each spike carries (E12) and the finite-N prediction (:func:`spike_content`,
-:func:`content_table`, :func:`prediction`) live in :mod:`companion.chapters.two_steps.summaries`
-and are re-exported.
+(``COMPANION_PAPER_DATA=off``). The printed tables are :mod:`companion.chapters.two_steps.tables`.
+:func:`~companion.core.spikes.spike_counts` is the one place the stored spike counts are
+aggregated over seeds: the chapter's prose, its tables and
+:func:`companion.chapters.two_steps.figures.spike_emergence_counts` read it. The finite-N
+prediction against the stored runs is :func:`prediction`, its crossing sizes included.
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
 from companion.chapters.two_steps.experiments import (
     E3_POINTS,
-    E4_PAIRS,
-    E11_CONSTANTS,
     EMERGENCE_POINTS,
     GRID_CHECK_ACTIVATION,
     PHASE_K,
@@ -35,7 +34,7 @@ from companion.chapters.two_steps.prediction import (
     prediction_rows,
 )
 from companion.core.activations import get_activation
-from companion.core.experiment import precision_agreement, sweep_runs
+from companion.core.experiment import precision_agreement
 from companion.core.finite_n import predicted_crossing, predicted_terms
 from companion.core.intervals import clopper_pearson
 from companion.core.runs import Runs
@@ -47,21 +46,39 @@ from companion.core.theory import (
     nearest_line,
     spike_exponent,
 )
-from companion.presentation.book import Numbers, fmt, fmt_fixed, fmt_interval, fmt_signed, fmt_span
+from companion.presentation.book import (
+    Numbers,
+    fmt,
+    fmt_estimate,
+    fmt_fixed,
+    fmt_interval,
+    fmt_percent,
+    fmt_signed,
+    fmt_span,
+    power,
+)
 
 NO_RUNS = "no stored runs"
 
 
 def _precision(worst) -> str:
-    """The largest float32/float64 difference as an order of magnitude: ``1e-7``."""
-    return "n/a" if worst is None else f"{max(worst, 1e-9):.0e}".replace("e-0", "e-")
+    """The largest float32/float64 difference as an order of magnitude, as a reader writes
+    it: ``10⁻⁷``."""
+    return "n/a" if worst is None else fmt(max(worst, 1e-9), 1)
+
+
+#: stored experiments that hold a prediction, not simulated runs: E15, the finite-N phase
+#: diagram, evaluated on a grid of N up to 10^6 (no network of that size is run)
+PREDICTIONS = ("E15",)
 
 
 def stored_sizes(stored: dict) -> Numbers:
-    """``Nmax``: the largest N of the stored paper-scale runs in ``stored`` (experiment ->
-    :class:`Runs` or ``None``), the sizes the chapter reads rather than computes
-    (``ts-sec-one-by-one`` and the exponent check, ``ts-obs-exponents``)."""
-    Ns = [n for runs in stored.values() if runs is not None for n in runs.unique("N")]
+    """``Nmax``: the largest N of the stored simulated runs in ``stored`` (experiment ->
+    :class:`Runs` or ``None``; the predictions of :data:`PREDICTIONS` left out), the sizes the
+    chapter reads rather than computes (``ts-sec-one-by-one`` and the exponent check,
+    ``ts-obs-exponents``)."""
+    Ns = [n for name, runs in stored.items() if runs is not None and name not in PREDICTIONS
+          for n in runs.unique("N")]
     return Numbers(Nmax=max(Ns) if Ns else "n/a")
 
 
@@ -119,7 +136,7 @@ def counts_with_range(row: dict) -> str:
                      for m, lo, hi in zip(row["mean"], row["min"], row["max"]))
 
 
-_EMERGENCE_KEYS = ("Ns", "Nmax", "seeds", "precision", "a_st_counts", "a_gelu_counts",
+_EMERGENCE_KEYS = ("Ns", "Nmax", "seeds", "precision", "b_st_join", "a_st_counts", "a_gelu_counts",
                    "a_tanh_counts", "b_st_counts", "b_gelu_counts", "b_tanh_counts", "thr",
                    "b_k2_st", "b_k3_st", "b_k2_gelu", "b_k2_gelu_thr",
                    "gelu_Nmax", "a_k2_tanh_first", "a_k2_tanh_last",
@@ -134,6 +151,8 @@ def emergence(runs: Runs | None) -> Numbers:
 
     * ``Ns``, ``Nmax``, ``seeds``: the stored sizes, the largest, the seeds of
       tanh(z + 1/2) there; ``precision``: how much float32 moves a strength;
+    * ``b_st_join``: the sizes between which the count of tanh(z + 1/2) at (0.38, 0.45)
+      first rises (``"2048 and 4096"``: the k = 2 spike joins);
     * ``{a,b}_{st,gelu,tanh}_counts``: mean spike count per N at (0.30, 0.38) (``a``) and
       (0.38, 0.45) (``b``) for tanh(z + 1/2), GELU and tanh (:func:`spike_counts`), with the
       range over the seeds where they disagree (:func:`counts_with_range`);
@@ -164,6 +183,11 @@ def emergence(runs: Runs | None) -> Numbers:
         for short, act in (("st", "shifted_tanh"), ("gelu", "gelu"), ("tanh", "tanh")):
             row = counts.get((*point, act))
             out[f"{tag}_{short}_counts"] = "n/a" if row is None else counts_with_range(row)
+    row = counts.get((*EMERGENCE_POINTS[1], "shifted_tanh"))
+    if row is not None:
+        up = int(np.argmax(np.diff(row["mean"]) > 0))     # the first step at which it rises
+        out["b_st_join"] = f"{int(row['N'][up])} and {int(row['N'][up + 1])}" \
+            if np.any(np.diff(row["mean"]) > 0) else "n/a"
     st = runs.where(N=Ns[-1], alpha1=0.38, alpha2=0.45, activation="shifted_tanh")
     thr = st.mean("edge_null") / 2
     out.update(thr=fmt(thr), b_k2_st=fmt(st.mean("strength_k2")),
@@ -181,45 +205,16 @@ def emergence(runs: Runs | None) -> Numbers:
     return Numbers(**out, **edges)
 
 
-def step_constants(runs: Runs | None) -> str:
-    """The table of the step constants (``ts-sec-one-by-one``): at the point, size and
-    activation of ``E11_CONSTANTS``, per (c1, c2), the mean strengths of the terms k = 1, 2,
-    the bulk edge of W2 (powers of a projected out) and the mean spike count (the float32
-    precision checks left out: they repeat float64 seeds)."""
-    if runs is None or not len(runs):
-        return NO_RUNS
-    c = E11_CONSTANTS
-    lines = ["c1   c2   strength k=1  k=2   bulk edge of W2   spikes"]
-    for (c1, c2), at in sweep_runs(runs).where(
-            N=c["N"], activation=c["activation"], alpha1=c["point"][0]).groups("c1",
-                                                                               "c2").items():
-        lines.append(f"{c1:<4} {c2:<4} {fmt(at.mean('strength_k1')):>12}"
-                     f" {fmt(at.mean('strength_k2')):>5} {fmt(at.mean('edge_self')):>17}"
-                     f" {fmt(at.mean('n_outliers'), 2):>8}")
-    return "\n".join(lines)
-
-
 # -- the phase diagram (E3) ------------------------------------------------------------------
-def _last_slopes(runs: Runs, order: int = 2) -> list[float]:
+def last_slopes(runs: Runs, order: int = 2) -> list[float]:
     """The local growth exponent of T_order between the two largest N at each E3 point."""
     return [local_slopes(*sizes_by_N(runs, a1, a2, f"terms_{order}"))["slope"][-1]
             for a1, a2 in E3_POINTS]
 
 
-def phase_table(runs: Runs) -> str:
-    """The chapter's table of the phase diagram (``ts-obs-phase``): per E3 point, Lambda and
-    the exponent of T_2, predicted and measured between the two largest sizes."""
-    lines = ["alpha1 alpha2  Lambda  exponent of T_2: theory  measured (N/2 to N)"]
-    for (a1, a2), slope in zip(E3_POINTS, _last_slopes(runs)):
-        theory = fmt_signed(spike_exponent(a1, a2, 2))
-        lines.append(f"{a1:6.2f} {a2:6.2f} {lambda_count(a1, a2):7d}"
-                     f" {theory:>23} {fmt_signed(slope):>9}")
-    return "\n".join(lines)
-
-
 def _wrong_signs(runs: Runs) -> list[tuple[float, float]]:
     """(measured, predicted) exponent of T_2 at the E3 points where their signs differ."""
-    return [(s, e) for s, e in zip(_last_slopes(runs),
+    return [(s, e) for s, e in zip(last_slopes(runs),
                                    (spike_exponent(a1, a2, 2) for a1, a2 in E3_POINTS))
             if np.sign(s) != np.sign(e)]
 
@@ -276,25 +271,6 @@ def exponent_check(runs: Runs | None) -> Numbers:
     Nmax = int(sl["N_high"][-1])
     out.update(Nmax=Nmax, delta=fmt(Nmax ** (0.35 - 0.5), 2))
     return Numbers(**out)
-
-
-def local_slopes_table(runs: Runs | None) -> str:
-    """The table of the exponent check (``ts-obs-exponents``): for T_0 and T_2 at each E4
-    pair, the predicted exponent and the local slopes of the stored runs between consecutive
-    sizes with 95% Welch t intervals over the seeds."""
-    if runs is None or not len(runs):
-        return NO_RUNS
-    lines = ["term  (alpha1, alpha2)  theory   local slope [95% interval]"]
-    for pair in E4_PAIRS:
-        for k in (0, 2):
-            sl = local_slopes(*sizes_by_N(runs, *pair, f"terms_{k}"))
-            lines.append(f"T_{k}   ({pair[0]:.2f}, {pair[1]:.2f})"
-                         f"      {fmt_signed(spike_exponent(*pair, k)):>6}")
-            for lo, hi, s, a, b in zip(sl["N_low"], sl["N_high"], sl["slope"], sl["low"],
-                                       sl["high"]):
-                lines.append(f"{'':8}{lo:>5}-{hi:<5} {fmt_signed(s):>18} "
-                             f"{fmt_interval(a, b, signed=True)}")
-    return "\n".join(lines)
 
 
 def leading_order(runs: Runs, pair=(0.35, 0.45)) -> Numbers:
@@ -376,9 +352,13 @@ def spectrum(runs: Runs, stored: Runs | None = None) -> Numbers:
         else "n/a")
 
 
-def _sci(x: float) -> str:
-    """A size to two significant digits in short scientific notation: ``1.9e5``."""
-    return f"{x:.1e}".replace("e+0", "e").replace("e+", "e")
+def _size(x: float) -> str:
+    """A size as a reader writes it: an exact power of ten from 10³ on as ``10⁴``, any other
+    to two significant digits (``2600``, ``1.9 × 10⁵``)."""
+    k = math.log10(float(x))
+    if k >= 3 and abs(k - round(k)) < 1e-9:
+        return power(10, round(k))
+    return fmt(float(x), 2)
 
 
 
@@ -389,7 +369,7 @@ _PREDICTION_KEYS = tuple(f"{a}_{q}" for a in ("tanh", "st", "gelu")
     "taylor", "fail_max", "fail_act", "fail_point", "fail_N", "fail_k", "fail_pred",
     "fail_meas", "fail_low", "fail_high") + tuple(
     f"{t}_{q}" for t in ("st_k2", "st_k3", "gelu_k2")
-    for q in ("cross", "ci", "signal", "thr", "edge")) + (
+    for q in ("cross", "ci", "thr", "edge")) + (
     "gelu_k21", "gelu_k22", "gelu_m3", "st_k21", "st_k22", "st_m3", "gelu_sig_first",
     "gelu_sig_last", "gelu_floor_first", "gelu_floor_last", "gelu_N_first", "gelu_N_last")
 _ACT_SHORT = {"tanh": "tanh", "shifted_tanh": "st", "gelu": "gelu"}
@@ -397,7 +377,7 @@ _ACT_NAME = {"tanh": r"$\tanh$", "shifted_tanh": r"$\tanh(z + 1/2)$", "gelu": "G
 
 
 def _percent(x) -> str:
-    return "n/a" if x is None else f"{100 * float(x):.1f}%"
+    return "n/a" if x is None else fmt_percent(x)
 
 
 def prediction(e4: Runs | None, e11: Runs | None, point=(0.38, 0.45),
@@ -416,10 +396,10 @@ def prediction(e4: Runs | None, e11: Runs | None, point=(0.38, 0.45),
     The crossing sizes at ``point`` (:func:`companion.core.finite_n.predicted_crossing`) for
     tanh(z + 1/2)'s k = 2 and k = 3 terms and GELU's k = 2 term (``st_k2``, ``st_k3``,
     ``gelu_k2``): ``_cross``, the N at which the predicted strength reaches the census's
-    threshold ``_thr`` (:func:`companion.chapters.finite_size.calibration.bbp_detection_strength` of
+    threshold ``_thr`` (:func:`companion.core.spikes.bbp_detection_strength` of
     the null run's edge ``_edge``, the E11 mean at ``edge_N``), ``_ci`` its interval from
-    the prediction's largest error above the floor, ``_signal`` the N at which the mean field
-    alone reaches it.
+    the prediction's largest error above the floor (the N at which the mean field alone
+    reaches it: :func:`~companion.core.finite_n.predicted_crossing` with ``signal_only``).
 
     GELU's k = 2 term (``dv-finite-n``): ``gelu_k21``, ``gelu_k22``, ``gelu_m3`` (kappa_{2,1},
     kappa_{2,2}, m_3; ``st_*`` the same for tanh(z + 1/2)), and at ``point`` its predicted
@@ -466,8 +446,6 @@ def prediction(e4: Runs | None, e11: Runs | None, point=(0.38, 0.45),
             thr = bbp_detection_strength(edge)
             c = predicted_crossing(*point, act, k=k, threshold=thr, rel_error=rel,
                                    log2_N=(9, 19))
-            s = predicted_crossing(*point, act, k=k, threshold=thr, rel_error=rel,
-                                   log2_N=(9, 19), signal_only=True)
             if tag == "gelu_k2":
                 gNs = sorted(default_step_runs(e11).where(activation=act, alpha1=point[0],
                                                         alpha2=point[1]).unique("N"))
@@ -478,23 +456,24 @@ def prediction(e4: Runs | None, e11: Runs | None, point=(0.38, 0.45),
                            gelu_floor_first=fmt(first["floor"][2], 2),
                            gelu_floor_last=fmt(last["floor"][2], 2),
                            gelu_N_first=gNs[0], gelu_N_last=gNs[-1])
-            out.update({f"{tag}_cross": _sci(c["N"]),
-                        f"{tag}_ci": f"[{_sci(c['low'])}, {_sci(c['high'])}]",
-                        f"{tag}_signal": _sci(s["N"]), f"{tag}_thr": fmt(thr, 3),
+            out.update({f"{tag}_cross": _size(c["N"]),
+                        f"{tag}_ci": f"[{_size(c['low'])}, {_size(c['high'])}]",
+                        f"{tag}_thr": fmt(thr, 3),
                         f"{tag}_edge": fmt(edge, 3)})
     return Numbers(**out)
 
 
 # -- the finite-N phase diagram (E15) and its check by simulation (E16) ----------------------
 _PHASE_CHECK_KEYS = ("Ns_pred", "fewer_last", "more_last", "onset", "onset_a1", "onset_line",
-                     "at_limit", "at_limit_first", "at_limit_last", "points",
+                     "at_limit", "at_limit_first", "at_limit_last", "points", "N_pred_first",
+                     "agree_all_est",
                      "seeds", "Ns_check", "agree_all", "agree_all_ci", "agree_largest",
                      "agree_largest_ci", "agree_seed_all", "agree_seed_all_ci", "N_largest",
                      "below_limit", "misses", "edge_range", "above", "below", "ho_terms",
                      "ho_median", "ho_max", "ho_k0", "ho_floor", "N_pred_last", "caught_up")
 
 
-def phase_check(e15: Runs | None, e16: Runs | None) -> Numbers:
+def phase_check(e15: Runs | None, e16: Runs | None, held_out: bool = False) -> Numbers:
     """The numbers of the finite-N phase diagram and its check (``fig-ts-finite-phase``,
     ``fig-ts-grid-check``; every number "n/a" without the stored runs):
 
@@ -511,14 +490,17 @@ def phase_check(e15: Runs | None, e16: Runs | None) -> Numbers:
       from the prediction, with both counts ("none" if none); ``above``/``below``: how many
       seeds counted more / fewer than predicted; ``edge_range``: the null edges measured;
     * the prediction's error on E16's points, which the stored grids of E4 and E11 do not
-      hold (a held-out set; :func:`companion.chapters.two_steps.prediction.prediction_errors`):
-      ``ho_median``, ``ho_max`` over the ``ho_terms`` terms k >= 1 above their floor;
-      ``ho_k0``: the range of the first spike's relative error; ``ho_floor``: that of the
-      terms at their floor (k >= 3);
+      hold (a held-out set; :func:`companion.chapters.two_steps.prediction.prediction_errors`),
+      with ``held_out=True`` only (a prediction at every point and size: seconds, which the
+      chapter's Run all does without; else "n/a"): ``ho_median``, ``ho_max`` over the
+      ``ho_terms`` terms k >= 1 above their floor; ``ho_k0``: the range of the first spike's
+      relative error; ``ho_floor``: that of the terms at their floor (k >= 3);
     * ``caught_up``: the points whose median count misses the prediction at a smaller size
       and equals it in every seed at ``N_largest`` ("none" if none);
-    * ``N_pred_last``: E15's largest size; ``need``: the strength the census needs against a
-      bulk edge of 2 (:func:`companion.core.spikes.bbp_detection_strength`, no runs needed)."""
+    * ``N_pred_first``, ``N_pred_last``: E15's smallest and largest size; ``agree_all_est``:
+      the fraction of ``agree_all`` with its interval (``0.94 [0.90, 0.97]``); ``need``: the
+      strength the census needs against a bulk edge of 2
+      (:func:`companion.core.spikes.bbp_detection_strength`, no runs needed)."""
     need = fmt_fixed(bbp_detection_strength(2.0), 2)
     if e15 is None or e16 is None or not len(e15) or not len(e16):
         return Numbers(need=need, **{k: "n/a" for k in _PHASE_CHECK_KEYS})
@@ -544,13 +526,13 @@ def phase_check(e15: Runs | None, e16: Runs | None) -> Numbers:
             fewer += int(np.sum(count < limit))
             more += int(np.sum(count > limit))
             total += limit.size
-        at_limit.append(100.0 * same / total)
+        at_limit.append(same / total)
     onsets = []
     for N in Ns:
         col = min(e15.where(N=N), key=lambda r: abs(float(r.params["alpha1"]) - 0.25))
         a2, count = np.asarray(col["alpha2"]), np.asarray(col["count"])
-        onsets.append(f"{fmt_fixed(a2[count >= 2].min())} at N = {_sci(N)}"
-                      if np.any(count >= 2) else f"none below 1/2 at N = {_sci(N)}")
+        onsets.append(f"{fmt_fixed(a2[count >= 2].min())} at N = {_size(N)}"
+                      if np.any(count >= 2) else f"none below 1/2 at N = {_size(N)}")
     onset_a1 = float(col.params["alpha1"])
     rows = grid_check_rows(e16)
     n = sum(r["seeds"] for r in rows)
@@ -563,7 +545,7 @@ def phase_check(e15: Runs | None, e16: Runs | None) -> Numbers:
     caught = sorted({(r["alpha1"], r["alpha2"]) for r in misses if r["N"] < N_largest}
                     & {(r["alpha1"], r["alpha2"]) for r in big if r["agree"] == r["seeds"]})
     edges = np.concatenate([r["edge_null"] for r in rows])
-    held = prediction_rows(None, e16) if "strength_k0" in e16[0].result else []
+    held = prediction_rows(None, e16) if held_out and "strength_k0" in e16[0].result else []
     err = prediction_errors(held).get(GRID_CHECK_ACTIVATION, {})
     k0 = [100 * r["rel_error"] for r in held if r["k"] == 0]
     floor = [100 * r["rel_error"] for r in held if r["k"] >= 3 and not r["above_floor"]]
@@ -573,16 +555,16 @@ def phase_check(e15: Runs | None, e16: Runs | None) -> Numbers:
         return fmt_interval(lo, hi)
 
     return Numbers(
-        need=need, N_pred_last=_sci(Ns[-1]),
-        Ns_pred=", ".join(_sci(N) for N in Ns), onset="; ".join(onsets),
-        fewer_last=f"{fmt(100.0 * fewer / total, 2)}%",
-        more_last=f"{fmt(100.0 * more / total, 2)}%",
+        need=need, N_pred_first=_size(Ns[0]), N_pred_last=_size(Ns[-1]),
+        Ns_pred=", ".join(_size(N) for N in Ns), onset="; ".join(onsets),
+        fewer_last=fmt_percent(fewer / total), more_last=fmt_percent(more / total),
         onset_a1=fmt_fixed(onset_a1, 3), onset_line=fmt_fixed(0.5 - onset_a1, 3),
-        at_limit=", ".join(f"{fmt(v, 2)}%" for v in at_limit),
-        at_limit_first=f"{fmt(at_limit[0], 2)}%", at_limit_last=f"{fmt(at_limit[-1], 2)}%",
+        at_limit=", ".join(fmt_percent(v) for v in at_limit),
+        at_limit_first=fmt_percent(at_limit[0]), at_limit_last=fmt_percent(at_limit[-1]),
         points=len({(r["alpha1"], r["alpha2"]) for r in rows}), seeds=rows[0]["seeds"],
         Ns_check=", ".join(str(N) for N in sorted({r["N"] for r in rows})),
         agree_all=f"{agree} of {n}", agree_all_ci=ci(agree, n),
+        agree_all_est=fmt_estimate(agree / n, *clopper_pearson(agree, n)),
         agree_largest=f"{agree_big} of {n_big}", agree_largest_ci=ci(agree_big, n_big),
         agree_seed_all=f"{agree_seed} of {n}", agree_seed_all_ci=ci(agree_seed, n),
         N_largest=N_largest,
@@ -595,24 +577,7 @@ def phase_check(e15: Runs | None, e16: Runs | None) -> Numbers:
         below=sum(c < r["predicted"] for r in rows for c in r["measured"]),
         edge_range=f"{fmt_fixed(edges.min())} to {fmt_fixed(edges.max())}",
         ho_terms=err.get("terms", "n/a"),
-        ho_median=f"{fmt(100 * err['median'], 2)}%" if err else "n/a",
-        ho_max=f"{fmt(100 * err['max'], 2)}%" if err else "n/a",
+        ho_median=fmt_percent(err["median"]) if err else "n/a",
+        ho_max=fmt_percent(err["max"]) if err else "n/a",
         ho_k0=fmt_span(k0, 1, signed=True) + "%" if k0 else "n/a",
         ho_floor=fmt_span(floor, 0, signed=True) + "%" if floor else "n/a")
-
-
-def grid_check_table(e16: Runs | None) -> str:
-    """E16 as a table: per point (limit count) and size, the phase diagram's count, the
-    seeds' census counts and how many agree, with the exact interval."""
-    if e16 is None or not len(e16):
-        return NO_RUNS
-    lines = [f"{'(a1, a2)':<13} {'limit':>5} {'N':>5} {'pred':>4}  {'census counts':<14}"
-             f"{'agree':>6} {'exact 95%':>13}"]
-    for r in sorted(grid_check_rows(e16), key=lambda r: (r["limit"], r["alpha1"],
-                                                        r["alpha2"], r["N"])):
-        lo, hi = clopper_pearson(r["agree"], r["seeds"])
-        counts = "".join(str(c) for c in r["measured"])
-        lines.append(f"({r['alpha1']:.2f}, {r['alpha2']:.3f}) {r['limit']:>4} {r['N']:>5} "
-                     f"{r['predicted']:>4}  {counts:<14}{r['agree']:>3}/{r['seeds']:<2} "
-                     f"{fmt_interval(lo, hi):>13}")
-    return "\n".join(lines)

@@ -47,3 +47,21 @@ def test_the_prediction_s_zero_moves_towards_the_line():
     far = ls.predicted_zero(2 ** 14, 2 ** 20)
     assert near < far < ls.line_alpha1(0.45) == pytest.approx(0.275)
     assert 2 ** 18 < ls.width_for_zero_near_line() < 2 ** 30
+
+
+def test_stored_e18_the_growth_changes_sign_below_the_line_as_predicted():
+    """The stored paper-scale transect: the reused batch's k = 2 growth in log N changes
+    sign between the transect's ends, within 0.05 of where the finite-N prediction puts
+    the zero and below the limit's line; the fresh batch's never grows beyond its noise."""
+    from companion.core import store
+    runs = store.load("E18")
+    rows = ls.slope_table(runs, "alpha1")
+    zero = ls.measured_zero(rows)
+    line = ls.line_alpha1(lb.TRANSECTS["alpha1"]["value"])
+    predicted = ls.predicted_zero(rows[0]["N_low"], rows[0]["N_high"],
+                                  lb.TRANSECTS["alpha1"]["value"])
+    assert zero is not None and rows[0]["alpha1"] < zero < line
+    assert abs(zero - predicted) < 0.05
+    assert rows[0]["reused_slope"] < 0 < rows[-1]["reused_slope"]
+    assert max(abs(r["fresh_slope"]) for r in rows) < 0.15
+    assert min(r["reused_own_cos2"] / r["fresh_own_cos2"] for r in rows) > 10

@@ -1,7 +1,8 @@
 """Tests of companion.chapters.one_step.figures: each figure function returns a figure with the
 expected panels and series at a tiny size, with and without stored paper-scale runs (the
 stored runs are stand-ins at another N, so the tests do not depend on the data files, plus
-the real stored runs where present), titled panels and a legend off the data."""
+the real stored runs where present), titled panels and a legend off the data, and text that
+a phone shows at 8 CSS pixels or more."""
 
 import matplotlib
 import matplotlib.pyplot as plt
@@ -74,7 +75,8 @@ def test_transition(tiny, with_stored):
 
 
 def fig_legend_texts(fig):
-    return [t for leg in fig.legends for t in leg.get_texts()]
+    """The texts of the figure's legends, their titles included (which runs are which)."""
+    return [t for leg in fig.legends for t in [leg.get_title(), *leg.get_texts()]]
 
 
 def test_transition_rectangular(tiny):
@@ -116,3 +118,42 @@ def test_stored_runs_alone_and_as_overlay(tiny, eid, draw):
     ax1, _ = _check(draw(small, stored), 2)
     assert _hollow_series(ax1) > 0
     plt.close("all")
+
+
+DRAWN = [("rank_one", lambda t: figures.rank_one(t["rank_one"])),
+         ("spectra", lambda t: figures.spectra(t["spectrum"])),
+         ("transition", lambda t: figures.transition(t["transition"], t["transition_other_N"])),
+         ("transition_rectangular", lambda t: figures.transition_rectangular(t["rect"])),
+         ("growth", lambda t: figures.growth(t["growth"], t["growth_other_N"])),
+         ("directions", lambda t: figures.directions(t["directions"]))]
+
+
+@pytest.mark.parametrize("name, draw", DRAWN, ids=[n for n, _ in DRAWN])
+def test_every_text_reads_on_a_phone(tiny, name, draw):
+    """On a 390 px phone the figure shows PHONE_COLUMN CSS pixels wide; its smallest text,
+    at that scale, is at least 8 CSS pixels (issue 41). The figures are WIDTH inches wide
+    with their panels stacked, so that the book's smallest font sizes pass."""
+    fig = draw(tiny)
+    assert fig.get_size_inches()[0] == figures.WIDTH
+    width = fig.get_tightbbox().width * 100
+    assert width <= 1.1 * figures.WIDTH * 100, f"{name}: {width:.0f} px wide (legend too wide?)"
+    # the page's own measure (the registry's ten-minute page raises text to it) agrees
+    from companion.verdicts import smallest_text
+    assert smallest_text(fig) == pytest.approx(figures.phone_font_px(fig), rel=1e-3)
+    assert figures.phone_font_px(fig) >= 8.0, name
+    assert all(len(ax.get_subplotspec().get_gridspec().get_geometry()) == 2
+               and ax.get_subplotspec().get_gridspec().ncols == 1 for ax in fig.get_axes())
+    plt.close("all")
+
+
+def test_phone_font_px_scales_a_wide_figure_down():
+    """The measure itself: a 10 pt text on a figure twice the phone's column shows at half
+    its size, 10 * 100/72 / 2 CSS pixels; on a narrow one at full size."""
+    pad = 2 * matplotlib.rcParams["savefig.pad_inches"]
+    for width, expected in ((2 * figures.PHONE_COLUMN / 100 - pad, 10 * 100 / 72 / 2),
+                            (2.0, 10 * 100 / 72)):
+        fig = plt.figure(figsize=(width, 2))
+        fig.text(0.0, 0.5, "x", fontsize=10)
+        fig.text(1.0, 0.5, "y", fontsize=12, ha="right")
+        assert figures.phone_font_px(fig) == pytest.approx(expected, rel=0.03)
+        plt.close(fig)

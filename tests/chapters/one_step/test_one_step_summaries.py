@@ -121,7 +121,10 @@ def test_rectangular_per_shape_and_missing_shape():
     assert (ns.N, ns.seeds) == ("100", "2")
     assert (ns.edge_half, ns.edge_two) == ("1.71", "2.41")
     assert ns.eta_c_half == ns.eta_c_two == "1.17"     # the synthetic runs share eta_c
-    assert summary.rectangular(_transition_runs(N=50, d=100)).edge_two == "n/a"
+    # measured at eta = 3: the mean of 0.3 +- 0.01 over the two seeds, against 0.3
+    assert (ns.cos2_half, ns.cos2_half_th, ns.cos2_two) == ("0.30", "0.30", "0.30")
+    half = summary.rectangular(_transition_runs(N=50, d=100))
+    assert half.edge_two == half.cos2_two == half.cos2_two_th == "n/a"
     lines = summary.rectangular_table(rect).splitlines()
     assert lines[0] == "at eta = 3:"
     assert [ln.split()[:3] for ln in lines[2:]] == [["0.5", "50", "100"], ["2", "100", "50"]]
@@ -200,6 +203,11 @@ def test_directions_from_real_runs(tiny):
     assert ns.mix_he3_spread == fmt(mix.max() / np.median(mix), 2)
     he3_small = runs.where(N=40, target="he3").mean("cos2")[0]
     assert ns.he3_ratio == fmt(he3_small / he3.mean("cos2")[0], 2)
+    # the predicted fall of the noise level between the two sizes: about their ratio
+    level_small = runs.where(N=40, target="he3")[0]["theory_cos2"][0]
+    assert ns.he3_ratio_th == fmt(level_small / he3[0]["theory_cos2"][0], 2)
+    assert 1.2 < float(ns.he3_ratio_th) < 2.5
+    assert ns.he1_th == fmt(runs.where(N=80, target="he1")[0]["theory_cos2"][0])
     assert float(ns.he1_cos2) > 10 * float(ns.he3_cos2)    # He_1 learned, He_3 not
     with pytest.raises(ValueError, match="missing: he1\\+he3"):
         summary.directions(runs.where(lambda r: r["target"] != "he1+he3"))

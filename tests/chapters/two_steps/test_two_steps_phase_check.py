@@ -1,6 +1,6 @@
 """E15 (the finite-N phase diagram) and E16 (its check by simulation): the prediction's count
 against a direct census, and the check's bookkeeping (companion/chapters/two_steps/
-experiments.py, prediction.py, summaries.py, figures.py)."""
+experiments.py, prediction.py, summaries.py, tables.py, figures.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 
-from companion.chapters.two_steps import figures, summaries
+from companion.chapters.two_steps import figures, summaries, tables
 from companion.chapters.two_steps.experiments import (
     GRID_CHECK_POINTS,
     PHASE_K,
@@ -87,8 +87,12 @@ def test_phase_check_numbers_and_figures():
     assert out.below == "2" and out.above == "0" and out.points == "2"
     assert "(0.30, 0.48) at N = 512: measured 1, predicted 2" in out.misses
     assert out.agree_all_ci == "[0.07, 0.93]"
-    table = summaries.grid_check_table(e16).splitlines()
-    assert len(table) == 3 and max(len(line) for line in table) <= 76
+    table = tables.grid_check_table(e16).splitlines()
+    assert len(table) == 2 + 2 and max(len(line) for line in table) <= tables.WIDTH
+    # per point: the limit, then the prediction and each seed's count
+    assert table[-1].split()[2:] == ["3", "2", "/", "11"]
+    assert tables.grid_check_table(None) == tables.NO_RUNS
+    assert out.agree_all_est == "0.50 [0.07, 0.93]" and out.N_pred_last == "10⁴"
     assert summaries.phase_check(None, e16).agree_all == "n/a"
     assert out.caught_up == "none" and out.need == "1.22"
     assert summaries.phase_check(None, None).need == "1.22"
@@ -110,6 +114,18 @@ def test_stored_grid_check_supports_what_the_chapter_says():
     for r in rows:
         if r["N"] == N_largest and f"({r['alpha1']:.2f}, {r['alpha2']:.3g})" in caught:
             assert r["predicted"] == 3 and r["agree"] == r["seeds"]
+
+
+def test_the_held_out_error_is_computed_on_request():
+    """The grid check's points are a held-out test of the prediction's strengths (the stored
+    grids it was compared with do not hold them): computed with held_out=True, left out of
+    the chapter's Run all (n/a), where the census's agreement is the check it shows."""
+    from companion.core import store
+    e15, e16 = store.load("E15"), store.load("E16")
+    assert summaries.phase_check(e15, e16).ho_median == "n/a"
+    out = summaries.phase_check(e15, e16, held_out=True)
+    assert out.ho_median.endswith("%") and float(out.ho_max.rstrip("%")) < 10
+    assert int(out.ho_terms) >= 30
 
 
 # four two-step runs with null runs at N = 2048: out of the quick loop

@@ -1,5 +1,5 @@
-"""The numbers and tables of the chapter "Two steps" (companion/chapters/two_steps/summaries.py), on
-small synthetic runs shaped like the stored ones (E3, E4, E5, E10, E11), whose answers are
+"""The numbers and tables of the chapter "Two steps" (companion/chapters/two_steps/summaries.py,
+tables.py), on small synthetic runs shaped like the stored ones (E3, E4, E5, E10, E11), whose answers are
 known: power laws with chosen exponents, spike counts chosen per seed."""
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ import pytest
 
 from companion.chapters.two_steps import figures as figures
 from companion.chapters.two_steps import summaries as ts
+from companion.chapters.two_steps import tables
 from companion.chapters.two_steps.experiments import E3_POINTS, E4_PAIRS, E11_CONSTANTS
 from companion.core.runs import Run, Runs
 from companion.core.theory import spike_exponent
@@ -79,7 +80,8 @@ def test_emergence_numbers():
     assert out.thr == "1.1"                          # half the null run's edge 2.2
     assert out.b_k3_st == "0.5" and out.b_k2_st == "0.707"
     assert out.a_k2_tanh_first == "0.5" and out.a_k2_tanh_slope == "+0.25"
-    assert out.precision == "1e-6"
+    assert out.precision == "10⁻⁶"                   # as a reader writes it
+    assert out.b_st_join == "1024 and 2048"         # the count first rises there
     assert ts.emergence(_e11(with_check=False)).precision == "n/a"
 
 
@@ -150,13 +152,27 @@ def test_the_e11_figures_say_when_the_stored_runs_are_absent(draw):
 
 
 def test_step_constants_table():
-    lines = ts.step_constants(_e11()).splitlines()
-    assert lines[0].startswith("c1   c2")
-    rows = {tuple(ln.split()[:2]): ln.split()[2:] for ln in lines[1:]}
+    lines = tables.step_constants(_e11()).splitlines()
+    assert lines[0] == "step constants at (0.38, 0.45), N = 2048, tanh(z + 1/2)"
+    assert lines[1].startswith("c1   c2")
+    rows = {tuple(ln.split()[:2]): ln.split()[2:] for ln in lines[2:]}
     assert E11_CONSTANTS["N"] == 2048
     assert rows[("2.0", "1.0")] == ["3", "1.5", "2.5", "9"]
     assert rows[("1.0", "1.0")][-1] == "2.5"        # mean of the seeds' 2 and 3
-    assert ts.step_constants(None) == ts.NO_RUNS
+    assert tables.step_constants(None) == tables.NO_RUNS
+
+
+def test_counts_table():
+    """The counts behind fig-ts-emergence: per point and activation the limit and the mean
+    count at each N, "-" where a size is not stored (GELU at the largest)."""
+    lines = tables.counts_table(_e11()).splitlines()
+    assert lines[1].split()[-3:] == ["1024", "2048", "4096"]
+    rows = {(ln[:14].strip(), ln[14:28].strip()): ln[28:].split() for ln in lines[2:]}
+    assert rows[("(0.38, 0.45)", "tanh")] == ["2", "1", "1.5", "2"]
+    assert rows[("", "tanh(z + 1/2)")][0] in ("2", "4")   # 1 + Lambda at each point
+    assert rows[("", "GELU")][-1] == "-"
+    assert max(len(ln) for ln in lines) <= tables.WIDTH
+    assert tables.counts_table(None) == tables.NO_RUNS
 
 
 def _power_runs(points, Ns, exponent_of, seeds=2, batches=("reused",), extra=None) -> Runs:
@@ -188,7 +204,7 @@ def test_phase_numbers_and_table():
     assert out.wrong == "1" and out.wrong_up == "1"
     assert out.paper_N == "n/a"
     assert ts.phase(runs, runs).agree_paper == out.agree
-    lines = ts.phase_table(runs).splitlines()
+    lines = tables.phase_table(runs).splitlines()
     assert len(lines) == 1 + len(E3_POINTS)
     first = lines[1].split()
     assert first[-1] == f"{-spike_exponent(*E3_POINTS[0], 2):+.2f}"
@@ -206,10 +222,13 @@ def test_exponent_check_recovers_chosen_slopes():
     assert out.Nmax == "4096" and out.seeds == "3" and out.precision == "n/a"
     assert out.delta == f"{4096 ** -0.15:.2g}"
     assert set(ts.exponent_check(None).as_dict().values()) == {"n/a"}
-    table = ts.local_slopes_table(runs).splitlines()
-    assert len(table) == 1 + len(E4_PAIRS) * 2 * 4        # header; per term a line + 3 steps
-    assert table[2].split()[1] == "+0.45"
-    assert ts.local_slopes_table(None) == ts.NO_RUNS
+    table = tables.slopes_table(runs).splitlines()
+    assert len(table) == 2 + len(E4_PAIRS) * 2            # two header lines; T_0, T_2 each
+    first = table[2].split()                              # T_0 (0.20, 0.45): predicted, slopes
+    assert first[0] == "T_0" and first[4:7] == ["+0.45"] * 3
+    assert table[1].split()[:3] == ["512-1k", "1k-2k", "2k-4k"]
+    assert max(len(line) for line in table) <= tables.WIDTH
+    assert tables.slopes_table(None) == tables.NO_RUNS
 
 
 def test_leading_order_ratios():
@@ -231,6 +250,10 @@ def test_collapse_numbers():
     assert out.rel_reused_first == "0.2" and out.rel_reused == "0.1" and out.rel_fresh == "0.5"
     assert out.diff20_slope == "-0.40" and out.diff35_slope == "+0.15"
     assert out.fresh_limit == "0.5"
+    table = tables.collapse_table(runs).splitlines()
+    assert len(table) == 2 + 4 and "N = 512   N = 2048" in table[1]
+    assert table[2].split()[2:] == ["reused", "0.2", "0.1", "-0.40"]
+    assert tables.collapse_table(None) == tables.NO_RUNS
     absent = ts.collapse(None)
     assert absent.rel_reused == "n/a" and absent.fresh_limit == "0.5"
 
@@ -258,6 +281,31 @@ def test_spectrum_numbers():
     assert ts.spectrum(spec, None).paper_spikes == "n/a"
 
 
+def test_spectrum_table():
+    """Top values of the run and of its null run, with the weight on the powers of a, the
+    power a spike leans on (q1 for the first spike, q3 for the k = 2 one) and cos^2 at three
+    decimals."""
+    run = _spectrum_run()
+    run.result.update(s_null=run.result["s_top"] * 0.9, left_null=run.result["left"],
+                      cos2_null=np.array([[0.002, 0.0]] * 6), cos2=np.array([[0.4, 0.0]] * 6))
+    lines = tables.spectrum_table(Runs([run])).splitlines()
+    assert len(lines) == 1 + 2 * 5
+    assert lines[1].split() == ["target", "30", "0.95", "q1", "0.400", "0.000"]
+    assert lines[3].split()[3] == "q3" and lines[2].split()[3] == "-"
+    assert lines[6].split()[0] == "null"
+
+
+def test_census_and_moments_tables():
+    census = {"s": np.array([20.0, 2.3, 1.9]), "edge": 2.04, "count": 2,
+              "weights": np.array([[0.99, 0, 0], [0.1, 0.6, 0], [0.01, 0.0, 0.0]])}
+    lines = tables.census_table(census).splitlines()
+    assert [ln.split()[-1] for ln in lines[1:4]] == ["a", "a∘2", "-"]
+    assert lines[-1] == "null run's bulk edge 2.04: 2 spikes"
+    moments = tables.moments_table(0.38, 0.45).splitlines()
+    assert [ln.split()[-1] for ln in moments[1:]] == ["2", "4", "4"]   # tanh: 1 + 3 // 2
+    assert moments[1].split()[1:3] == ["0", "0"]                        # tanh's odd orders
+
+
 def test_moments_and_stored_sizes():
     out = ts.moments()
     assert out.lambda_b == "3"
@@ -266,7 +314,27 @@ def test_moments_and_stored_sizes():
     sizes = ts.stored_sizes({"E4": _power_runs(E4_PAIRS, (512, 8192), lambda p, k: 0.0),
                              "E10": None})
     assert sizes.Nmax == "8192"
+    # the finite-N prediction's grid reaches N = 10^6 without a run of that size
+    grid = Runs([Run(dict(N=10 ** 6, alpha1=0.3, step=0.1), 0, {"count": np.ones(3)})])
+    assert ts.stored_sizes({"E4": _power_runs(E4_PAIRS, (512, 8192), lambda p, k: 0.0),
+                            "E15": grid}).Nmax == "8192"
     assert ts.stored_sizes({"E4": None}).Nmax == "n/a"
+
+
+def _size(text: str) -> float:
+    """A size as the chapter writes it ("2600", "10⁵", "1.3 × 10⁵") as a number."""
+    digits = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
+    text = text.strip()
+    if "10" in text and text.translate(digits) != text:
+        mantissa, _, power = text.rpartition("10")
+        return float(mantissa.replace("×", "").strip() or 1) * 10 ** int(power.translate(digits))
+    return float(text)
+
+
+def test_sizes_read_as_written():
+    assert (_size("2600"), _size("10⁵"), _size("1.3 × 10⁵")) == (2600, 1e5, 1.3e5)
+    assert ts._size(1e5) == "10⁵" and ts._size(1.04e5) == "10⁵" and ts._size(2630) == "2600"
+    assert ts._size(1.3e5) == "1.3 × 10⁵" and ts._size(1000) == "10³"
 
 
 # the finite-N prediction at every stored point: about 12 s, out of the quick loop
@@ -284,13 +352,14 @@ def test_prediction_errors_and_crossings_from_synthetic_e11():
                                 {**{f"strength_k{k}": pred[k] / 1.05 for k in range(5)},
                                  "edge_null": 2.04}))
     out = ts.prediction(None, Runs(runs))
-    assert out.st_median == "5.0%" and out.st_max == "5.0%" and out.st_all == "5.0%"
+    assert out.st_median == "5%" and out.st_max == "5%" and out.st_all == "5%"
     assert out.st_terms_all == "8" and out.tanh_median == "n/a" and out.taylor == "n/a"
     assert out.st_k2_thr == "1.25" and out.st_k2_edge == "2.04"
-    cross, (low, high) = (float(out.st_k2_cross),
-                          (float(x) for x in out.st_k2_ci.strip("[]").split(",")))
+    cross, (low, high) = (_size(out.st_k2_cross),
+                          (_size(x) for x in out.st_k2_ci.strip("[]").split(",")))
     assert low < cross < high and 1e3 < cross < 1e4
-    assert float(out.st_k3_cross) > float(out.st_k2_cross)
+    assert _size(out.st_k3_cross) > _size(out.st_k2_cross)
+    assert "e" not in out.st_k3_cross + out.st_k3_ci           # no program notation
     assert out.gelu_m3 == "0" and out.gelu_k21 == out.gelu_k22      # GELU - z/2 is even
     assert float(out.gelu_sig_last) > float(out.gelu_sig_first)
     assert out.gelu_N_first == "1024" and out.gelu_N_last == "2048"

@@ -203,7 +203,7 @@ def expert(N: int, env=None):
 
 # -- chapters against the expert script -----------------------------------------------------------
 # One chapter's Run all in a fresh kernel (started by nbclient, with the CurveZMQ keys the
-# book's build gives it, tools/execute_chapter.py), timed from the kernel's start to the last
+# book's build gives it, publish/execute_chapter.py), timed from the kernel's start to the last
 # cell; the kernel inherits the process's environment (the BLAS threads, OPENBLAS_CORETYPE).
 CHAPTER_SCRIPT = r'''
 import json, sys, time

@@ -65,7 +65,7 @@ ABSTRACT = (
 
 #: Where ``python -m companion reproduce --scale paper`` results ship (``companion.core.store``).
 DATA_DIR = "companion/data/paper"
-#: Where the book's build draws each experiment's figure as a PDF (book/_ext/registry_figures.py)
+#: Where the book's build draws each experiment's figure as a PDF (publish/extensions/registry_figures.py)
 FIGURES_DIR = "_build/figures"
 
 
@@ -345,7 +345,7 @@ def stored_kinds(eid: str) -> list[str]:
 def _downloads(eid: str, kinds, pdf: bool = True) -> str:
     """Download links to the stored files of experiment ``eid`` of the given kinds that exist,
     and to its figure as a PDF (``pdf``): a build product, drawn from the stored runs by
-    book/_ext/registry_figures.py into ``_build/figures/`` (so linked only where the runs
+    publish/extensions/registry_figures.py into ``_build/figures/`` (so linked only where the runs
     are stored). The build copies every linked file into the book."""
     have = [kind for kind in stored_kinds(eid) if kind in kinds]
     links = [f"{{download}}`{kind.upper()} <../{DATA_DIR}/{eid}.{kind}>`" for kind in have]

@@ -25,11 +25,9 @@ import pytest
 
 from companion.cli import main
 from companion.core.experiment import Experiment
+from publish.sources import toc
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tools"))
-
-import plain_edition  # noqa: E402  (the table of contents, read once for the tools and tests)
 
 # --- the strict build of the book ------------------------------------------------------------
 
@@ -41,7 +39,7 @@ BUILD_CMD = ["-c", "import sys; from jupyter_book.cli.main import main; sys.exit
 
 def toc_files() -> list[str]:
     """Every file of _toc.yml (root first, then in reading order), without extension."""
-    return plain_edition.toc_files(ROOT)
+    return [doc.name for doc in toc(ROOT)]
 
 
 def toc_source(stem: str) -> Path:
@@ -63,7 +61,7 @@ def build_env() -> dict:
 
 def _build_inputs() -> list[Path]:
     inputs = [ROOT / "_config.yml", ROOT / "_toc.yml", ROOT / "book" / "references.bib"]
-    inputs += sorted((ROOT / "book" / "_ext").glob("*.py"))
+    inputs += sorted((ROOT / "publish").rglob("*.py"))
     inputs += [toc_source(stem) for stem in toc_files()]
     inputs += sorted((ROOT / "companion").rglob("*.py"))
     inputs += sorted((ROOT / "companion" / "explorer_page").glob("*"))

@@ -20,6 +20,8 @@ import venv
 from contextlib import contextmanager
 from pathlib import Path
 
+from publish import repository_url
+
 ROOT = Path(__file__).resolve().parents[1]
 BOOK = ROOT / "book"
 SANITIZE = ROOT / "tests" / "nbval_sanitize.cfg"
@@ -339,13 +341,8 @@ def distribution() -> str:
 
 
 def repository():
-    """The repository's address from its one source (tools/repository_url.py reads it)."""
-    import importlib.util
-    spec = importlib.util.spec_from_file_location("repository_url", ROOT / "tools" / "repository_url.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("repository_url", module)
-    spec.loader.exec_module(module)
-    return module
+    """The repository's address from its one source (publish/repository_url.py reads it)."""
+    return repository_url
 
 
 def colab_install_line() -> str:

@@ -5,17 +5,18 @@
   JupyterLab and its MyST extension, no test or development tool) into the Python of
   ``binder/runtime.txt``, then runs ``binder/postBuild`` from the repository's root, which
   installs the package itself (``pip install --no-deps .``: repo2docker installs a package
-  only where no ``binder/`` folder exists, and only from 2025.12.0 on) and writes
-  JupyterLab's settings (never ask about news). The test does the same two steps in a fresh
-  virtual environment, then reads its package list (no pytest, Playwright, ruff, ...: the
-  readers' environment is not CI's; ``pip check`` finds every dependency), asks
-  JupyterLab's settings what a reader gets, and executes every chapter from a copy of
-  ``book/`` outside the repository. Every chapter runs to the end, every figure cell shows a
-  picture (not only a glued record, which JupyterLab does not render), the stored
-  paper-scale runs are found (nothing prints "no stored ..." or "not available") and the
-  JupyterLab MyST extension is installed. nbval, which runs the chapters, runs from the
-  test runner's environment with the readers' environment as the chapters' kernel, so the
-  readers' environment never holds a test tool.
+  only where no ``binder/`` folder exists, and only from 2025.12.0 on), writes the
+  JupyterLab reading into its copy of the chapters (``python -m publish jupyterlab
+  --in-place book``) and JupyterLab's settings (never ask about news). The test does the
+  same two steps in a fresh virtual environment, then reads its package list (no pytest,
+  Playwright, ruff, ...: the readers' environment is not CI's; ``pip check`` finds every
+  dependency), asks JupyterLab's settings what a reader gets, finds the reading in the
+  chapters, and executes every chapter from a copy of ``book/`` outside the repository.
+  Every chapter runs to the end, every figure cell shows a picture (not only a glued record,
+  which JupyterLab does not render), the stored paper-scale runs are found (nothing prints
+  "no stored ..." or "not available") and the JupyterLab MyST extension is installed. nbval,
+  which runs the chapters, runs from the test runner's environment with the readers'
+  environment as the chapters' kernel, so the readers' environment never holds a test tool.
 * **One BLAS thread.** The same executions run with every BLAS and OpenMP thread count set
   to 1 (``OPENBLAS_NUM_THREADS=1``, ...) under nbval, against the outputs stored in the
   chapters (which come from the default, 2 threads here): a printed value that depends on
@@ -44,6 +45,8 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+
+from publish.sources import cell_text, notebooks, read
 
 import _play
 from _play import ROOT, code_cells, read_nb, run, source, timed
@@ -151,6 +154,20 @@ def test_binder_is_the_readers_environment_not_ci(binder):
                        f"what the chapters run and JupyterLab, nothing to test or build with")
     assert {"two-vs-one-step", "jupyterlab", "jupyterlab-myst", "ipykernel"} <= binder.installed
     run([binder.python, "-m", "pip", "check"])
+
+
+def test_binder_shows_the_jupyterlab_reading(binder):
+    """After postBuild, Binder's chapters are the JupyterLab reading (the sources hold no
+    numbering front matter): each numbered chapter opens with the front matter that numbers
+    its boxes as the book does, and no other does."""
+    wrong = []
+    for doc in notebooks():
+        nb = read(binder.book / doc.path.relative_to(ROOT / "book"))
+        first = next(cell_text(c) for c in nb["cells"] if c["cell_type"] == "markdown")
+        front = f'---\nnumbering:\n  enumerator: "{doc.chapter}.%s"\n---\n'
+        if first.startswith(front) != (doc.chapter is not None):
+            wrong.append(doc.name)
+    assert not wrong, f"Binder's copy of {wrong} is not the JupyterLab reading (binder/postBuild)"
 
 
 def test_binder_jupyterlab_never_asks_about_news(binder):

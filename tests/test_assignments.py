@@ -1,4 +1,4 @@
-"""The autograded assignments (tools/assignments.py, ``make assignments``; otter-grader).
+"""The autograded assignments (publish/assignments.py, ``make assignments``; otter-grader).
 
 The fast tests read the master notebooks the tool writes (questions, points, public and
 hidden tests, rubrics, the MyST markup gone) and its code transformations; the slow one builds
@@ -19,19 +19,17 @@ from pathlib import Path
 import nbformat
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tools"))
-import answer_key  # noqa: E402
-import assignments  # noqa: E402
-import wheel  # noqa: E402
+from companion.exercises import ANSWERS, check
+from publish import answer_key, assignments, wheel
+from publish.sources import cell_text
 
-from companion.exercises import ANSWERS, check  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 CHAPTERS = assignments.CHAPTERS
 
 
 def _cells(nb):
-    return [(c.cell_type, assignments._source(c)) for c in nb.cells]
+    return [(c.cell_type, cell_text(c)) for c in nb.cells]
 
 
 @pytest.fixture(scope="module")
@@ -64,7 +62,7 @@ def test_every_checked_part_has_a_public_form_test_and_a_hidden_value_test(maste
     tests = {}
     for nb in masters.values():
         for cell in nb.cells:
-            text = assignments._source(cell)
+            text = cell_text(cell)
             if cell.cell_type == "code" and "TEST CONFIG" in text:
                 hidden = "hidden: true" in text
                 for label in ANSWERS:
@@ -147,7 +145,7 @@ def test_the_grader_installs_the_wheel_its_zip_carries_not_a_tag_or_branch():
     assert assignments.AUTOGRADER_WHEELS == "/autograder/source/files/wheels"
     assert "git+" not in text and "numpy==" in text
     config = assignments.yaml.safe_load(
-        assignments._source(assignments.master("intro").cells[0]).split("\n", 1)[1])
+        cell_text(assignments.master("intro").cells[0]).split("\n", 1)[1])
     assert config["files"] == [f"wheels/{wheel.name()}"]
 
 
@@ -210,7 +208,7 @@ def _resolves_as_on_gradescope(zipped: Path, where: Path) -> None:
 @pytest.mark.slow
 def test_otter_grades_solutions_full_starters_zero_and_one_wrong_answer_partially(tmp_path):
     built = tmp_path / "assignments"
-    proc = subprocess.run([sys.executable, str(ROOT / "tools" / "assignments.py"), "--out",
+    proc = subprocess.run([sys.executable, "-m", "publish", "assignments", "--out",
                            str(built)], cwd=ROOT, capture_output=True, text=True, timeout=1800)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     assert (built / "rubrics.md").exists()

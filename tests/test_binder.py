@@ -10,7 +10,9 @@ runtime.txt, so Binder's environment is the readers' own, not CI's:
   from those), and nothing else: no test, lint, grading or book-building tool;
 * ``binder/runtime.txt`` is the root's runtime.txt (the course folder copies that one);
 * ``binder/postBuild`` is executable, installs the package itself without its dependencies
-  (repo2docker does not when a binder/ folder exists), and writes JupyterLab's overrides
+  (repo2docker does not when a binder/ folder exists), writes the JupyterLab reading into
+  Binder's copy of the chapters (``python -m publish jupyterlab --in-place book``;
+  tests/test_editions.py checks what that command writes), and writes JupyterLab's overrides
   with settings that the pinned JupyterLab's own schema knows: no news, no update check.
 """
 
@@ -91,6 +93,18 @@ def test_post_build_installs_the_package_without_dependencies():
     install = re.search(r'"\$python" -m pip install (.*) \.$', text, re.M)
     assert install and "--no-deps" in install.group(1), "postBuild: pip install --no-deps ."
     assert "--editable" not in install.group(1) and "-e" not in install.group(1).split()
+
+
+def test_post_build_writes_the_jupyterlab_reading_into_binders_copy():
+    """Binder shows the JupyterLab reading: postBuild runs the publishing package from the
+    repository's root on the folder it names (the command rewrites no folder by default),
+    after the package is installed, with nothing but what JupyterLab brings."""
+    text = (BINDER / "postBuild").read_text()
+    line = re.search(r'^"\$python" -m publish jupyterlab --in-place book$', text, re.M)
+    assert line, "postBuild: \"$python\" -m publish jupyterlab --in-place book"
+    install = re.search(r'^"\$python" -m pip install .* \.$', text, re.M)
+    assert install and install.start() < line.start()
+    assert 'cd "$(dirname "$0")/.."' in text[:line.start()], "postBuild runs from the root"
 
 
 def test_post_build_settings_are_known_to_the_pinned_jupyterlab():

@@ -295,8 +295,8 @@ def _compared_outputs(outputs: list, sanitizers) -> dict[str, list]:
     the streams), every string sanitized; images, metadata and execution counts left out
     (nbval.plugin.IPyNbFile.skip_compare). A cell's text on each stream is compared whole
     and exactly (its outputs on that stream concatenated, as nbval merges them): the build
-    joins what a cell printed as printed (book/_ext/merge_streams.py), as
-    tools/execute_chapter.py does in the stored chapter, wherever the kernel cut it."""
+    joins what a cell printed as printed (publish/extensions/merge_streams.py), as
+    python -m publish execute does in the stored chapter, wherever the kernel cut it."""
     skip = {"metadata", "traceback", "prompt_number", "output_type", "name",
             "execution_count", "application/vnd.jupyter.widget-view+json", "image/png",
             "image/jpeg"}
@@ -362,14 +362,14 @@ def test_build_outputs_match_the_stored_ones(built_book, stem):
             differ.append(f"code cell {i} ({diff}): stored {str(want.get(diff))[:300]!r}, "
                           f"built {str(got.get(diff))[:300]!r}")
     assert not differ, (f"{stem}.ipynb: the build's outputs differ from the stored ones; "
-                        f"re-execute with tools/execute_chapter.py if intended:\n"
+                        f"re-execute with python -m publish execute if intended:\n"
                         + "\n".join(differ[:5]))
 
 
 def _stored_prose_values(nb: dict) -> list[tuple[str, str]]:
     """(expression, stored text) for every {eval} role of the chapter, in reading order:
     markdown cells, and the captions of figures (code cell metadata), as stored by
-    tools/execute_chapter.py in each cell's ``user_expressions``."""
+    python -m publish execute in each cell's ``user_expressions``."""
     out = []
     for cell in nb["cells"]:
         if cell["cell_type"] == "markdown":
@@ -422,29 +422,29 @@ def test_every_name_the_prose_shows_is_bound_once(stem):
 @pytest.mark.parametrize("stem", NOTEBOOKS)
 def test_every_prose_number_is_stored(stem):
     """Every {eval} role has a stored value (JupyterLab shows it before the chapter runs;
-    the plain edition prints it): the chapter was executed with tools/execute_chapter.py."""
+    the plain edition prints it): the chapter was executed with python -m publish execute."""
     missing = [expr for expr, value in _stored_prose_values(_read_nb(stem)) if value is None]
     assert not missing, (f"{stem}.ipynb: no stored value for {missing[:5]}; run "
-                         f"`.venv/bin/python tools/execute_chapter.py {stem}.ipynb`")
+                         f"`.venv/bin/python -m publish execute {stem}.ipynb`")
 
 
 @pytest.mark.parametrize("stem", NOTEBOOKS)
 def test_stored_streams_are_joined(stem):
     """No code cell stores two consecutive stream outputs of the same name: how a cell's
     printing was split into messages depends on the machine's timing, so
-    tools/execute_chapter.py joins them (as JupyterLab does) and re-executing an unchanged
+    python -m publish execute joins them (as JupyterLab does) and re-executing an unchanged
     chapter leaves its file unchanged."""
     split = [i + 1 for i, cell in enumerate(_code_cells(_read_nb(stem)))
              if any(a["output_type"] == b["output_type"] == "stream" and a["name"] == b["name"]
                     for a, b in zip(cell.get("outputs", []), cell.get("outputs", [])[1:]))]
     assert not split, (f"{stem}.ipynb: code cells {split} store split streams; run "
-                       f"`.venv/bin/python tools/execute_chapter.py {stem}.ipynb`")
+                       f"`.venv/bin/python -m publish execute {stem}.ipynb`")
 
 
 @pytest.mark.parametrize("stem", NOTEBOOKS)
 def test_build_prose_numbers_match_the_stored_ones(built_book, stem):
     """The numbers the built page shows in its prose ({eval} roles, evaluated by MyST-NB's
-    inline execution and recorded by book/_ext/record_eval.py) are the stored ones, in the
+    inline execution and recorded by publish/extensions/record_eval.py) are the stored ones, in the
     same order: what JupyterLab shows before a run and the plain edition prints is what the
     book computes."""
     stored = _stored_prose_values(_read_nb(stem))
@@ -459,7 +459,7 @@ def test_build_prose_numbers_match_the_stored_ones(built_book, stem):
     differ = [f"{e}: stored {a!r}, built {b!r}" for (e, a), (_, b) in zip(stored, built)
               if a != b]
     assert not differ, (f"{stem}.ipynb: the build's prose numbers differ from the stored "
-                        f"ones; re-execute with tools/execute_chapter.py if intended:\n"
+                        f"ones; re-execute with python -m publish execute if intended:\n"
                         + "\n".join(differ[:8]))
 
 

@@ -1,4 +1,4 @@
-"""The book as one PDF (`make pdf`, tools/book_pdf.py): ``_build/pdf/book.pdf``, printed from
+"""The book as one PDF (`make pdf`, publish/book_pdf.py): ``_build/pdf/book.pdf``, printed from
 the built pages by headless Chromium, read back with pypdf.
 
 * one outline entry per page of the table of contents, in its order, each at a sheet that
@@ -30,7 +30,8 @@ pytestmark = pytest.mark.book
 
 ROOT = Path(__file__).resolve().parents[1]
 PDF = ROOT / "_build" / "pdf" / "book.pdf"
-TOOL = ROOT / "tools" / "book_pdf.py"
+#: what the PDF is printed by: the tool and the reader of _toc.yml it uses
+TOOL = [ROOT / "publish" / "book_pdf.py", ROOT / "publish" / "sources.py"]
 #: what a role, a directive or a fence of MyST looks like when it is shown as source
 RAW_MYST = ("{prf:", "{eval}", "```", "{exercise", "{solution", "{doc}", "{ref}", "{numref}",
             "{cite", "{glue", ":::{", "{math}")
@@ -39,9 +40,9 @@ RAW_MYST = ("{prf:", "{eval}", "```", "{exercise", "{solution", "{doc}", "{ref}"
 @pytest.fixture(scope="module")
 def pdf(built_book):
     browser_or_skip()
-    inputs = [built_book / "searchindex.js", TOOL, ROOT / "_css" / "print.css"]
+    inputs = [built_book / "searchindex.js", *TOOL, ROOT / "_css" / "print.css"]
     if not PDF.exists() or PDF.stat().st_mtime < max(p.stat().st_mtime for p in inputs):
-        proc = subprocess.run([sys.executable, str(TOOL), "--html", str(built_book)],
+        proc = subprocess.run([sys.executable, "-m", "publish", "pdf", "--html", str(built_book)],
                               cwd=ROOT, capture_output=True, text=True, timeout=1800)
         assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-4000:]
     from pypdf import PdfReader

@@ -2,7 +2,7 @@
 student computes it, refuse every kind of wrong answer with a message that says what is wrong,
 and never let the value be recovered.
 
-* the hashed key in the package is the one the instructors' answer key (tools/answer_key.py)
+* the hashed key in the package is the one the instructors' answer key (publish/answer_key.py)
   computes now;
 * the right answer passes as the key computes it, in the forms a student's computation gives
   (numpy scalars, 0-d arrays, a count off a whole number by rounding, anywhere within the
@@ -34,10 +34,9 @@ import pytest
 from companion.course import answers as _answer
 from companion.course.answers import Answer, compare, key_entry
 from companion.exercises import ANSWERS, check
+from publish import answer_key
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tools"))
-import answer_key  # noqa: E402
 
 LABELS = sorted(ANSWERS)
 SCALAR = [k for k in LABELS if ANSWERS[k].kind in ("number", "integer")]
@@ -59,7 +58,7 @@ def _perturbed(spec: Answer, value: float, share: float) -> float:
 def test_the_stored_key_is_what_the_answer_key_computes():
     text = answer_key.render(answer_key.build_key())
     assert answer_key.KEY_FILE.read_text() == text, (
-        "companion/exercises/key.json is stale: run python tools/answer_key.py --write")
+        "companion/exercises/key.json is stale: run python -m publish answer-key --write")
 
 
 #: the CPU flags (as /proc/cpuinfo names them) that an OpenBLAS kernel family needs: forced
@@ -88,8 +87,8 @@ def test_the_key_is_the_same_under_another_cpus_blas_kernels(coretype):
     fresh process) computes the same key: no stored answer depends on the last bits of a
     sum (an answer that is exactly 0 is computed as 0, not as rounding noise of a sign)."""
     env = {**os.environ, "OPENBLAS_CORETYPE": coretype}
-    out = subprocess.run([sys.executable, str(ROOT / "tools" / "answer_key.py"), "--check"],
-                         env=env, capture_output=True, text=True, timeout=600)
+    out = subprocess.run([sys.executable, "-m", "publish", "answer-key", "--check"],
+                         cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, (coretype, out.stdout, out.stderr)
 
 
@@ -307,7 +306,7 @@ def test_the_package_holds_no_value_and_no_code_that_computes_one():
                 assert node.module == "companion.course.answers", (
                     f"{path} imports {node.module} (level {node.level})")
             if isinstance(node, ast.Import):
-                assert not any(a.name.startswith(("companion", "tools", "answer_key"))
+                assert not any(a.name.startswith(("companion", "publish", "answer_key"))
                                for a in node.names), path
     folder = ROOT / "companion" / "exercises"
     assert "answer_key" not in "".join(p.read_text() for p in folder.glob("[!_]*.py"))

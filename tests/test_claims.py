@@ -69,7 +69,7 @@ def test_the_registry_links_every_experiments_stored_files_and_figure():
     """Each experiment's row offers its stored CSV, JSON and NPZ and its figure as a PDF for
     download (the build copies them into the book); every linked stored file exists, and a
     PDF is linked exactly where the runs it is drawn from are stored (the build draws it:
-    book/_ext/registry_figures.py; tests/test_book.py finds it in the built book)."""
+    publish/extensions/registry_figures.py; tests/test_book.py finds it in the built book)."""
     page = (ROOT / "book" / "registry.md").read_text()
     links = re.findall(r"\{download\}`[^`<]*<\.\./([^>]+)>`", page)
     stored = [link for link in links if link.startswith(claims.DATA_DIR)]

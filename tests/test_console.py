@@ -3,7 +3,7 @@ error in the browser's console (a script error, a failed request, a message a sc
 as an error).
 
 Every page threw "Identifier 'THEBE_JS_URL' has already been declared" until
-book/_ext/inline_scripts_once.py (Sphinx 7.4 wrote sphinx-thebe's inline configuration
+publish/extensions/inline_scripts_once.py (Sphinx 7.4 wrote sphinx-thebe's inline configuration
 twice). The browser is the fixture of tests/conftest.py: without chromium or playwright this
 is skipped, unless ``COMPANION_REQUIRE_BROWSER=1``.
 """

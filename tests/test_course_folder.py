@@ -1,4 +1,4 @@
-"""The course folder (tools/course_folder.py, ``make course``): the student notebooks, the
+"""The course folder (publish/course_folder.py, ``make course``): the student notebooks, the
 package's wheel, a requirements file that installs that wheel and the book's pins, a Binder
 runtime and a README, that run wherever students open them.
 
@@ -12,17 +12,14 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 
 import pytest
 
+from publish import course_folder, student_edition, wheel
+from publish.sources import chapters
+
 import _play
 from _play import ROOT
-
-sys.path.insert(0, str(ROOT / "tools"))
-import course_folder  # noqa: E402
-import student_edition  # noqa: E402
-import wheel  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -31,7 +28,7 @@ def course(tmp_path_factory):
 
 
 def _chapters() -> list[str]:
-    return [p.stem for p in student_edition.plain_edition.chapters()]
+    return [p.stem for p in chapters()]
 
 
 def test_the_folder_holds_every_student_notebook_and_what_binder_needs(course):

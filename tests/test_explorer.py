@@ -291,7 +291,7 @@ class Page:
         outside = [u for u in self.requests if not u.startswith(ALLOWED_SCHEMES)]
         assert not outside, f"the page made requests that leave it: {outside}"
         # every error fails (sphinx-thebe's configuration, once written twice into every
-        # page, is written once since book/_ext/inline_scripts_once.py: tests/test_console.py)
+        # page, is written once since publish/extensions/inline_scripts_once.py: tests/test_console.py)
         assert not self.errors, f"script errors: {self.errors}"
 
 

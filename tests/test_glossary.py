@@ -15,16 +15,12 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tools"))
-
-import numbering  # noqa: E402
-import plain_edition as pe  # noqa: E402
+from publish import plain_edition as pe
+from publish.sources import ROOT, blob_url, cell_text, notebooks, toc
 
 GLOSSARY = ROOT / "book" / "glossary.md"
 REQUIRED = {"census", "separate strength", "null run", "knife edge", "BBP threshold",
@@ -32,8 +28,7 @@ REQUIRED = {"census", "separate strength", "null run", "knife edge", "BBP thresh
             "reused batch"}
 TERM_ROLE = re.compile(r"\{term\}`([^`]*)`")
 #: the chapters whose prose links the glossary: the introduction and the numbered chapters
-CHAPTERS = [path for doc, number, path in numbering.notebooks()
-            if number is not None or doc == numbering.toc()[0][0]]
+CHAPTERS = [doc.path for doc in notebooks() if doc.chapter is not None or doc == toc()[0]]
 
 
 def glossary_terms() -> list[str]:
@@ -57,7 +52,7 @@ def test_the_glossary_defines_the_terms_once():
 
 
 def test_the_glossary_is_in_the_book():
-    assert "book/glossary" in [doc for doc, _ in numbering.toc()]
+    assert "book/glossary" in [doc.name for doc in toc()]
 
 
 def prose(path: Path) -> str:
@@ -66,7 +61,7 @@ def prose(path: Path) -> str:
     quotations, code, math, roles other than {term}."""
     cells = [c for c in json.loads(path.read_text())["cells"] if c["cell_type"] == "markdown"
              and "solution" not in c.get("metadata", {}).get("tags", [])]
-    text = "\n\n".join(pe._src(c) for c in cells)
+    text = "\n\n".join(cell_text(c) for c in cells)
 
     def blank(pattern, flags=0):
         nonlocal text
@@ -95,7 +90,7 @@ def _pattern(term: str) -> re.Pattern:
 def _as_the_book_reads(path: Path) -> str:
     if path.suffix == ".md":
         return path.read_text()
-    return "\n\n".join(pe._src(c) for c in json.loads(path.read_text())["cells"]
+    return "\n\n".join(cell_text(c) for c in json.loads(path.read_text())["cells"]
                        if c["cell_type"] == "markdown")
 
 
@@ -125,10 +120,10 @@ def test_a_term_is_linked_at_its_first_use(path):
 
 
 def test_the_plain_edition_links_a_term_to_the_plain_glossary():
-    book = pe.Book(pe.chapters())
+    book = pe.Book()
     out = pe.plain_roles("the {term}`null runs <null run>` and the {term}`census`", book,
                          "intro")
-    base = f"{pe.repository_url()}/book/plain/glossary.md"
+    base = f"{blob_url()}/book/plain/glossary.md"
     assert out == f"the [null runs]({base}#null-run) and the [census]({base}#census)"
     page = (pe.OUT / "glossary.md").read_text()
     headings = set(re.findall(r"^### (.+)$", page, re.M))

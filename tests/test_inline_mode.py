@@ -7,8 +7,9 @@ strictly (``-W``) as ``make book`` does, and check that inline mode still fails 
 on what the book's strictness is for: a cell that raises, a cell that writes to stderr, a
 cell that runs past the timeout, an ``{eval}`` role that cannot be evaluated or is not a
 name; that a healthy page shows the role's value and the record of it
-(book/_ext/record_eval.py) that tests/test_book.py compares with the stored values; and that
-a line the kernel sent in two chunks is one line on the page (book/_ext/merge_streams.py).
+(publish/extensions/record_eval.py) that tests/test_book.py compares with the stored values; and that
+a line the kernel sent in two chunks is one line on the page
+(publish/extensions/merge_streams.py).
 """
 
 from __future__ import annotations
@@ -39,9 +40,11 @@ def _build(tmp_path: Path, cells: list, timeout: int | None = None) -> subproces
         del config["sphinx"]["config"][key]
     config["sphinx"]["extra_extensions"] = [e for e in config["sphinx"]["extra_extensions"]
                                             if e != "sphinxcontrib.bibtex"]
+    # the book's own extensions, from this repository's root (publish/extensions/)
+    config["sphinx"]["local_extensions"] = {name: str(ROOT) for name
+                                            in config["sphinx"]["local_extensions"]}
     (tmp_path / "_config.yml").write_text(yaml.safe_dump(config))
     (tmp_path / "_toc.yml").write_text("format: jb-book\nroot: book/page\n")
-    shutil.copytree(ROOT / "book" / "_ext", book / "_ext")
     for static in config["sphinx"]["config"].get("html_static_path", []):
         shutil.copytree(ROOT / static, tmp_path / static)
     nb = nbformat.v4.new_notebook()
@@ -93,7 +96,7 @@ def test_the_strict_build_fails_when(tmp_path, case, cells, timeout, message):
 def test_a_line_sent_in_chunks_is_shown_as_printed(tmp_path):
     """The kernel sends a cell's printing in chunks cut where its buffer is flushed (here by
     the cell itself, after trailing spaces and before a newline); the page and the executed
-    copy show one line as printed (book/_ext/merge_streams.py; MyST-NB's merge broke the
+    copy show one line as printed (publish/extensions/merge_streams.py; MyST-NB's merge broke the
     line and stripped the spaces: issue 44)."""
     printed = "sizes: [1, 2]   predicted: +0.15\nend  "
     proc = _build(tmp_path, [code("import sys\n"

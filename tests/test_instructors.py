@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 import yaml
 
+from benchmarks import run as benchmark
+from publish import exercise_table
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tools"))
-sys.path.insert(0, str(ROOT / "benchmarks"))
-import exercise_table  # noqa: E402
 
 PAGE = ROOT / "book" / "instructors.md"
 
@@ -24,14 +24,13 @@ PAGE = ROOT / "book" / "instructors.md"
 def test_exercise_table_is_regenerated_from_the_chapters():
     text = PAGE.read_text()
     assert exercise_table.page_with_table(text) == text, (
-        "book/instructors.md's exercise table is stale: run `python tools/exercise_table.py "
-        "--write`")
+        "book/instructors.md's exercise table is stale: run `python -m publish "
+        "exercise-table --write`")
     rows = exercise_table.exercises()
     assert len(rows) >= 2 + 4 * 4
 
 
 def test_timing_tables_are_regenerated_from_the_benchmark():
-    import run as benchmark
     results = json.loads((ROOT / "benchmarks" / "results.json").read_text())
     for rel, text in benchmark.rendered_tables(results).items():
         assert (ROOT / rel).read_text() == text, (

@@ -1,10 +1,12 @@
 """The chapters as a reader launches them in Binder: a real JupyterLab (the version of
 requirements.txt, with jupyterlab-myst) on localhost, driven in headless Chromium by
-Playwright.
+Playwright, serving the JupyterLab reading of the chapters (publish/jupyterlab.py), made as
+Binder's image build makes it: ``python -m publish jupyterlab --in-place FOLDER`` on a copy
+of the chapters.
 
-For every chapter, a copy outside the repository with the stored prose numbers removed from
-its metadata (so every number on screen is computed by this run) is opened and run with
-Run All; then
+For every chapter, a copy of its reading with the stored prose numbers removed from its
+metadata (so every number on screen is computed by this run) is opened and run with Run All;
+then
 
 * no markdown cell shows an "Unknown Directive" / "Unknown Role" box, a raw role or
   directive fence, or an expression that was not evaluated;
@@ -13,22 +15,24 @@ Run All; then
 * every figure is drawn, and no code cell stored an error;
 * JupyterLab shows at most 10 code lines more than the book's page (the page hides the
   Colab install cell; everything else a chapter runs, the page shows too);
+* the browser's console never says "Cross reference target was not found";
 * a screenshot of each chapter is saved in ``_build/jupyterlab/``.
 
-Opening is not editing: every chapter and its plain edition, copied byte for byte, is
-opened and left alone for a few seconds; JupyterLab must not mark it modified, and saved
-(what autosave would do) and closed, the file is byte for byte what it was (the notebooks
-store the kernelspec and language_info JupyterLab writes: tools/plain_edition.py).
+Opened and not run, every reading shows each numbered box and exercise by the book's name
+("Conjecture 2.1 (title)": its numbering front matter), no reference with a raw label, no
+console message of a reference not found, and no link to a line of a page's source.
+
+Opening is not editing: every reading and every notebook of the plain edition, copied byte
+for byte, is opened and left alone for a few seconds; JupyterLab must not mark it modified,
+and saved (what autosave would do) and closed, the file is byte for byte what it was (the
+notebooks store the kernelspec and language_info JupyterLab writes:
+publish/plain_edition.py).
 
 Two small checks besides: a stored chapter shows its numbers as soon as it is opened, before
 anything runs (jupyterlab-myst restores them from the metadata), and a number follows the
-reader's change (edit a cell, Run All again, the sentence changes).
-
-A chapter's reference to the derivations or the glossary, stored as a link to the page's
-lines (tools/numbering.py, book/_ext/chapter_links.py), is clicked: the page opens in
-JupyterLab's editor with the cursor on the link's line and the box's (the term's) first
-lines in view. A chapter's reference to another chapter ({doc}`two_steps`), stored as a link
-to the notebook with its title as the text, is clicked too: the notebook opens at its top.
+reader's change (edit a cell, Run All again, the sentence changes). A chapter's reference to
+another chapter ({doc}`two_steps`), a link to the notebook with its title as the text in
+the reading, is clicked: the notebook opens at its top.
 
 Marked ``slow`` (it executes every chapter once more, about as long as the build).
 Skipped without chromium or playwright, unless COMPANION_REQUIRE_BROWSER=1.
@@ -51,33 +55,25 @@ from pathlib import Path
 
 import pytest
 
+from publish import plain_edition
+from publish.book import Book
+from publish.jupyterlab import jupyterlab_names
+from publish.sources import cell_text, chapters, site_url
+
+from _helpers import browser_or_skip  # (skip or fail without chromium)
+
 ROOT = Path(__file__).resolve().parents[1]
 SHOTS = ROOT / "_build" / "jupyterlab"
-sys.path.insert(0, str(ROOT / "tools"))
-
-import numbering  # noqa: E402
-import plain_edition  # noqa: E402
-
-from _helpers import browser_or_skip  # noqa: E402  (skip or fail without chromium)
 
 pytestmark = pytest.mark.slow
-#: issue 43: the chapters hold their references as a person writes them; what JupyterLab needs
-#: in their place (the numbering front matter, names, links it can follow) is to be written
-#: into a copy for Binder, not into the chapters. Until then these checks of the links the
-#: chapters stored for JupyterLab have nothing to check.
-NO_STORED_LINKS = pytest.mark.skip(reason="issue 43: the chapters store no links for JupyterLab")
 
-CHAPTERS = plain_edition.chapters()
+CHAPTERS = chapters()
 PLAIN = [plain_edition.OUT / path.name for path in CHAPTERS]
-#: the book's pages that are not notebooks, which the chapters link to (the derivations, the
-#: glossary)
-PAGES = [ROOT / (doc + ".md") for doc in plain_edition.PAGES]
 HIDDEN_TAGS = {"remove-cell", "remove-input"}
-#: the links the chapters stored for JupyterLab (to a page's lines; to a page as a whole)
-LINK = re.compile(r'\[(?P<text>[^\[\]]*)\]\((?P<page>[^\s()"]+\.md)#line=(?P<line>\d+)'
-                  r' "(?P<role>prf:ref|ref|numref|term) (?P<target>[^"\n]+)"\)')
-DOC_LINK = re.compile(r'\[(?P<text>[^\[\]]*)\]\((?P<page>[^\s()"#]+\.(?:ipynb|md)) '
-                      r'"doc (?P<target><[^"<>\n]+>|[^"<>\n]+)"\)')
+#: what jupyterlab-myst logs for a reference it cannot resolve
+NOT_FOUND = "Cross reference target was not found"
+#: a link to a notebook of the reading (a {doc} reference to another chapter)
+NOTEBOOK_LINK = re.compile(r"\[(?P<text>[^\[\]]+)\]\((?P<page>[\w-]+\.ipynb)\)")
 MAX_EXTRA_CODE_LINES = 10
 RAW = re.compile(r"```\{|\{(eval|glue|glue:text|glue:figure|doc|numref|ref|prf:ref|cite:p|"
                  r"cite:t|prf:[a-z]+|exercise|solution-start|solution-end|term)\}`|"
@@ -105,20 +101,35 @@ def _without_stored_values(nb: dict) -> dict:
 
 
 @pytest.fixture(scope="module")
-def lab(tmp_path_factory):
-    """A JupyterLab server on localhost serving copies of the chapters."""
+def reading(tmp_path_factory) -> Path:
+    """The JupyterLab reading of every chapter, made as binder/postBuild makes it: the
+    chapters copied into a folder, rewritten there in place by
+    ``python -m publish jupyterlab --in-place FOLDER``."""
+    folder = tmp_path_factory.mktemp("reading")
+    for path in CHAPTERS:
+        shutil.copyfile(path, folder / path.name)
+    proc = subprocess.run([sys.executable, "-m", "publish", "jupyterlab", "--in-place",
+                           str(folder)], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return folder
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory, reading):
+    """A JupyterLab server on localhost serving copies of the chapters' reading."""
     chromium, sync_playwright = browser_or_skip()
     work = tmp_path_factory.mktemp("lab")
     (work / "live").mkdir()
     (work / "stored").mkdir()
     (work / "opened" / "plain").mkdir(parents=True)
     (work / "linked").mkdir()
-    for path in CHAPTERS + PLAIN:
-        shutil.copyfile(path, work / "opened" / path.relative_to(ROOT / "book"))
-    for path in CHAPTERS + PAGES:
-        shutil.copyfile(path, work / "linked" / path.name)
     for path in CHAPTERS:
-        nb = json.loads(path.read_text())
+        shutil.copyfile(reading / path.name, work / "opened" / path.name)
+        shutil.copyfile(reading / path.name, work / "linked" / path.name)
+    for path in PLAIN:
+        shutil.copyfile(path, work / "opened" / "plain" / path.name)
+    for path in CHAPTERS:
+        nb = json.loads((reading / path.name).read_text())
         (work / "stored" / path.name).write_text(json.dumps(nb))
         (work / "live" / path.name).write_text(json.dumps(_without_stored_values(nb)))
     settings = work / "settings"
@@ -151,7 +162,8 @@ def lab(tmp_path_factory):
         browser = p.chromium.launch(executable_path=chromium, args=[
             "--no-sandbox", "--disable-gpu", "--disable-background-networking",
             "--disable-component-update", "--disable-sync", "--no-first-run"])
-        yield {"base": base, "token": token, "browser": browser, "work": work}
+        yield {"base": base, "token": token, "browser": browser, "work": work,
+               "reading": reading}
         browser.close()
     server.terminate()
     try:
@@ -161,10 +173,13 @@ def lab(tmp_path_factory):
     log.close()
 
 
-def _open(lab, relpath: str):
+def _open(lab, relpath: str, console: list[str] | None = None):
     """A new browser page with ``relpath`` open in a workspace of its own (JupyterLab would
-    otherwise reopen every notebook opened before, each with a kernel)."""
+    otherwise reopen every notebook opened before, each with a kernel); the console's
+    messages go into ``console``."""
     page = lab["browser"].new_page(viewport={"width": 1280, "height": 1000})
+    if console is not None:
+        page.on("console", lambda message: console.append(message.text))
     workspace = re.sub(r"\W", "-", relpath)
     page.goto(f"{lab['base']}/lab/workspaces/{workspace}/tree/{relpath}"
               f"?reset&token={lab['token']}")
@@ -231,8 +246,9 @@ def _flat(text: str) -> str:
 
 @pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
 def test_chapter_runs_and_reads_like_the_page_in_jupyterlab(lab, path):
-    nb = json.loads(path.read_text())
-    page = _open(lab, f"live/{path.name}")
+    nb = json.loads((lab["reading"] / path.name).read_text())
+    console: list[str] = []
+    page = _open(lab, f"live/{path.name}", console)
     started = time.time()
     _run_all(page)
     seconds = time.time() - started
@@ -270,6 +286,7 @@ def test_chapter_runs_and_reads_like_the_page_in_jupyterlab(lab, path):
     if shown_here - shown_on_page > MAX_EXTRA_CODE_LINES:
         problems.append(f"JupyterLab shows {shown_here} code lines, the page "
                         f"{shown_on_page}: {shown_here - shown_on_page} more than the page")
+    problems += [f"console: {m[:200]}" for m in console if NOT_FOUND in m]
     assert not problems, (f"{path.name} in JupyterLab (Run All took {seconds:.0f} s):\n"
                           + "\n".join(problems[:15]))
 
@@ -277,7 +294,7 @@ def test_chapter_runs_and_reads_like_the_page_in_jupyterlab(lab, path):
 def test_stored_numbers_show_before_anything_runs(lab):
     """Opened, not run: jupyterlab-myst shows the stored values of the intro's prose."""
     path = CHAPTERS[0]
-    nb = json.loads(path.read_text())
+    nb = json.loads((lab["reading"] / path.name).read_text())
     page = _open(lab, f"stored/{path.name}")
     page.wait_for_timeout(2000)
     cells = _cells(page)
@@ -288,17 +305,18 @@ def test_stored_numbers_show_before_anything_runs(lab):
     assert not missing, f"before a run, these numbers are not shown: {missing[:10]}"
 
 
-@NO_STORED_LINKS
 @pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
 def test_boxes_show_the_books_names_and_no_reference_a_raw_label(lab, path):
     """Opened, not run: every numbered box and exercise shows the name the book gives it
-    ("Conjecture 2.1 (title)": the chapter's numbering front matter, tools/numbering.py;
-    tests/test_numbering.py compares these names with the book's), every reference the name
-    it shows in the book, and none the raw label that jupyterlab-myst shows, with a warning
-    mark, for a target it cannot find. On a loaded machine jupyterlab-myst takes up to a
-    minute or more to render a long chapter, so this waits for the names."""
-    names = numbering.jupyterlab_names(path)
-    page = _open(lab, f"stored/{path.name}")
+    ("Conjecture 2.1 (title)": the reading's numbering front matter, publish/jupyterlab.py;
+    tests/test_numbering.py compares these names with the book's), and no reference the raw
+    label that jupyterlab-myst shows, with a warning mark and a console message, for a target
+    it cannot find; no link leads to a line of a page's source. On a loaded machine
+    jupyterlab-myst takes up to a minute or more to render a long chapter, so this waits for
+    the names."""
+    names = jupyterlab_names(json.loads((lab["reading"] / path.name).read_text()))
+    console: list[str] = []
+    page = _open(lab, f"stored/{path.name}", console)
     deadline, missing, unresolved = time.time() + 240, list(names.values()), -1
     while time.time() < deadline:
         text = _flat(" ".join(c["text"] for c in _cells(page) if c["type"] == "markdown"))
@@ -308,9 +326,17 @@ def test_boxes_show_the_books_names_and_no_reference_a_raw_label(lab, path):
         if text.strip() and not missing and unresolved == 0:
             break
         page.wait_for_timeout(3000)
+    hrefs = page.evaluate("() => Array.from(document.querySelectorAll('.jp-MarkdownOutput a'))"
+                          ".map(a => a.getAttribute('href') || '')")
     _close(page)
     assert not missing, f"{path.name}: JupyterLab does not show {missing[:8]}"
     assert unresolved == 0, f"{path.name}: {unresolved} references show a raw label"
+    not_found = [m for m in console if NOT_FOUND in m]
+    assert not not_found, f"{path.name}: the console says {not_found[:3]}"
+    to_sources = [h for h in hrefs if "#line=" in h or re.search(r"\.md(#|$)", h)]
+    assert not to_sources, f"{path.name}: links to a page's source: {to_sources[:5]}"
+    online = [h for h in hrefs if h.startswith("http") and "github.io" in h]
+    assert all(h.startswith(site_url()) for h in online), online[:5]
 
 
 def test_a_number_follows_the_readers_change(lab):
@@ -343,6 +369,8 @@ def test_opening_a_chapter_does_not_change_it(lab, path):
     rewrites the kernelspec and language_info from the kernel as it connects; a notebook
     that stores others is marked modified at once and rewritten by autosave."""
     relpath = "opened/" + str(path.relative_to(ROOT / "book"))
+    stored = lab["work"] / relpath
+    original = stored.read_bytes()
     page = _open(lab, relpath)
     page.wait_for_timeout(5000)
     dirty = page.evaluate("() => window.jupyterapp.shell.currentWidget.context.model.dirty")
@@ -350,137 +378,62 @@ def test_opening_a_chapter_does_not_change_it(lab, path):
         "() => window.jupyterapp.shell.currentWidget.context.model.toJSON().metadata")
     page.evaluate("() => window.jupyterapp.shell.currentWidget.context.save()")
     _close(page)
-    saved = (lab["work"] / relpath).read_bytes()
+    saved = stored.read_bytes()
     assert not dirty, (f"JupyterLab marks {relpath} modified as soon as it is opened; its "
                        f"metadata there: {json.dumps(metadata)}")
-    assert saved == path.read_bytes(), (
+    assert saved == original, (
         f"{relpath} saved by JupyterLab differs from the stored file:\n"
-        + "\n".join(difflib.unified_diff(path.read_text().splitlines(),
+        + "\n".join(difflib.unified_diff(original.decode().splitlines(),
                                           saved.decode().splitlines(), lineterm="", n=1))[:3000])
 
 
-def _first_link(page: Path) -> tuple[Path, re.Match]:
-    """The first chapter that links to ``page`` and its first link there."""
+def _first_notebook_link(reading: Path) -> tuple[Path, re.Match]:
+    """The first chapter of the reading with a link to another chapter's notebook (what the
+    reading makes of a {doc} reference to it), and the link."""
     for path in CHAPTERS:
-        for cell in json.loads(path.read_text())["cells"]:
+        for cell in json.loads((reading / path.name).read_text())["cells"]:
             if cell["cell_type"] != "markdown":
                 continue
-            for m in LINK.finditer(plain_edition._src(cell)):
-                if (path.parent / m.group("page")).resolve() == page.resolve():
+            for m in NOTEBOOK_LINK.finditer(cell_text(cell)):
+                if m.group("page") != path.name:
                     return path, m
-    pytest.fail(f"no chapter links to {page.name}")
+    pytest.fail("no chapter links to another chapter's notebook")
 
 
-@NO_STORED_LINKS
-@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.stem)
-def test_a_link_to_a_page_opens_it_at_the_targets_lines(lab, page):
-    """Click a chapter's link to the derivations (the glossary): JupyterLab opens the page in
-    its editor, the cursor on the link's line, the lines that define the box (the term) in
-    view. The stored chapter is opened, not run: a reader clicks before running anything."""
-    chapter, link = _first_link(page)
-    line, target = int(link.group("line")), link.group("target")
-    defines = (target if link.group("role") == "term" else f":label: {target}")
-    page_path = f"linked/{page.name}"
+def test_a_link_to_a_chapter_opens_it_at_its_top(lab):
+    """Click a chapter's link that stands for {doc}`two_steps`: it shows the chapter's title,
+    and JupyterLab opens the notebook at its top, its title in view. The stored chapter is
+    opened, not run."""
+    chapter, link = _first_notebook_link(lab["reading"])
+    target_path = f"linked/{link.group('page')}"
     tab = _open(lab, f"linked/{chapter.name}")
     tab.evaluate("() => { window._chapter = window.jupyterapp.shell.currentWidget; }")
-    anchor = tab.locator(f"a[data-commandlinker-args*='\"path\":\"{page_path}\"']"
-                         f"[data-commandlinker-args*='\"id\":\"#line={line}\"']").first
+    anchor = tab.locator(f"a[data-commandlinker-args*='\"path\":\"{target_path}\"']").first
     anchor.wait_for(timeout=240_000)
     shown = anchor.inner_text()
     anchor.click()
+    # once its first cell is rendered (jupyterlab-myst takes a few seconds)
     tab.wait_for_function(
         """(path) => { const w = window.jupyterapp.shell.currentWidget;
-                       return w && w.context && w.context.path === path
-                              && w.content && w.content.editor; }""",
-        arg=page_path, timeout=60_000)
-    tab.wait_for_timeout(2000)
-    state = tab.evaluate(
-        """() => { const w = window.jupyterapp.shell.currentWidget;
-                   const box = w.node.querySelector('.cm-scroller').getBoundingClientRect();
-                   const visible = Array.from(w.node.querySelectorAll('.cm-line'))
-                     .filter(l => { const r = l.getBoundingClientRect();
-                                    return r.top >= box.top - 1 && r.bottom <= box.bottom + 1; })
-                     .map(l => l.textContent);
-                   return {editor: w.content.node.classList.contains('jp-FileEditor'),
-                           cursor: w.content.editor.getCursorPosition().line,
-                           visible: visible}; }""")
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    tab.screenshot(path=str(SHOTS / f"link-to-{page.stem}.png"))
-    tab.evaluate("() => window._chapter.sessionContext.shutdown()")
-    tab.close()
-    assert state["editor"], f"{page_path} did not open in the editor"
-    assert state["cursor"] == line, (f"the link {shown!r} of {chapter.name} put the cursor on "
-                                     f"line {state['cursor']}, not {line}")
-    lines = page.read_text().split("\n")
-    assert lines[line] in state["visible"], f"line {line} is not in view"
-    assert defines in [ln.strip() for ln in state["visible"]], (
-        f"{shown!r} ({chapter.name}): {defines!r} is not in view at line {line} of "
-        f"{page.name}; in view: {state['visible'][:3]} ... {state['visible'][-3:]}")
-
-
-def _first_doc_link(suffix: str) -> tuple[Path, re.Match, Path]:
-    """The first chapter with a link to another page as a whole (tools/numbering.py writes a
-    {doc} reference so) whose file ends with ``suffix`` and is served, the link, its file."""
-    served = {p.name: p for p in CHAPTERS + PAGES}
-    for path in CHAPTERS:
-        for cell in json.loads(path.read_text())["cells"]:
-            if cell["cell_type"] != "markdown":
-                continue
-            for m in DOC_LINK.finditer(plain_edition._src(cell)):
-                name = m.group("page")
-                if name.endswith(suffix) and name in served and name != path.name:
-                    return path, m, served[name]
-    pytest.fail(f"no chapter links to a served {suffix} page as a whole")
-
-
-@NO_STORED_LINKS
-@pytest.mark.parametrize("suffix", [".ipynb", ".md"], ids=["notebook", "page"])
-def test_a_link_to_a_chapter_opens_it_at_its_top(lab, suffix):
-    """Click a chapter's link that stands for {doc}`two_steps`: it shows the page's title, and
-    JupyterLab opens the notebook (a page that is not a notebook: in its editor) at its top,
-    its title in view. The stored chapter is opened, not run."""
-    chapter, link, target = _first_doc_link(suffix)
-    target_path = f"linked/{target.name}"
-    tab = _open(lab, f"linked/{chapter.name}")
-    tab.evaluate("() => { window._chapter = window.jupyterapp.shell.currentWidget; }")
-    anchor = tab.locator(f"a[data-commandlinker-args*='\"path\":\"{target_path}\"']"
-                         ":not([data-commandlinker-args*='#line='])").first
-    anchor.wait_for(timeout=240_000)
-    shown = anchor.inner_text()
-    anchor.click()
-    # a notebook: once its first cell is rendered (jupyterlab-myst takes a few seconds)
-    opened = ("w.content && w.content.widgets && w.content.node.querySelector('h1')"
-              if suffix == ".ipynb" else "w.content && w.content.editor")
-    tab.wait_for_function(
-        """(path) => { const w = window.jupyterapp.shell.currentWidget;
-                       return w && w.context && w.context.path === path
-                              && """ + opened + "; }",
+                       return w && w.context && w.context.path === path && w.content
+                              && w.content.widgets && w.content.node.querySelector('h1'); }""",
         arg=target_path, timeout=120_000)
     tab.wait_for_timeout(2000)
-    state = tab.evaluate(
+    titles = tab.evaluate(
         """() => { const w = window.jupyterapp.shell.currentWidget;
-                   const inView = (node, box) => { const r = node.getBoundingClientRect();
-                     return r.top >= box.top - 1 && r.bottom <= box.bottom + 1; };
-                   if (w.content.editor) {
-                     const box = w.node.querySelector('.cm-scroller').getBoundingClientRect();
-                     return {kind: 'editor',
-                             titles: Array.from(w.node.querySelectorAll('.cm-line'))
-                               .filter(l => inView(l, box)).map(l => l.textContent)}; }
                    const box = w.content.node.getBoundingClientRect();
-                   return {kind: 'notebook',
-                           titles: Array.from(w.content.node.querySelectorAll('h1'))
-                             .filter(h => inView(h, box))
-                             .map(h => h.textContent.replace(/\u00b6$/, '').trim())}; }""")
+                   return Array.from(w.content.node.querySelectorAll('h1'))
+                     .filter(h => { const r = h.getBoundingClientRect();
+                                    return r.top >= box.top - 1 && r.bottom <= box.bottom + 1; })
+                     .map(h => h.textContent.replace(/\u00b6$/, '').trim()); }""")
     SHOTS.mkdir(parents=True, exist_ok=True)
-    tab.screenshot(path=str(SHOTS / f"doc-link-to-{target.stem}.png"))
+    tab.screenshot(path=str(SHOTS / f"doc-link-to-{Path(link.group('page')).stem}.png"))
     tab.evaluate("""() => { const shell = window.jupyterapp.shell;
                             for (const w of [window._chapter, shell.currentWidget])
                               if (w && w.sessionContext) w.sessionContext.shutdown(); }""")
     tab.close()
-    title = numbering.titles()["book/" + target.stem]
+    title = Book().titles["book/" + Path(link.group("page")).stem]
     assert shown == title == link.group("text"), (shown, title)
-    assert state["kind"] == ("notebook" if suffix == ".ipynb" else "editor"), state
-    wanted = title if suffix == ".ipynb" else f"# {title}"
-    assert wanted in state["titles"], (
-        f"the link {shown!r} of {chapter.name} opened {target.name} without its title "
-        f"{wanted!r} in view; in view: {state['titles'][:5]}")
+    assert title in titles, (f"the link {shown!r} of {chapter.name} opened "
+                             f"{link.group('page')} without its title {title!r} in view; in "
+                             f"view: {titles[:5]}")

@@ -62,7 +62,7 @@ def test_launch_links_lead_to_the_repository_and_the_notebook(stem):
     plain = "/".join(p for p in (repo.get("path_to_book", "").strip("/"), "book", "plain",
                                    stem.removeprefix("book/") + ".ipynb") if p)
     for href in colab:
-        # Colab renders no MyST: its button opens the plain edition (book/_ext/colab_plain.py)
+        # Colab renders no MyST: its button opens the plain edition (publish/extensions/colab_plain.py)
         assert urlsplit(href).path == f"/github/{slug}/blob/{branch}/{plain}", href
         assert (ROOT / plain).is_file(), f"the Colab link opens {plain}, which does not exist"
     assert (ROOT / path).is_file(), f"the launch links open {path}, which does not exist"

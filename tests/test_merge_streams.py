@@ -3,17 +3,15 @@
 
 The kernel cuts what a cell prints wherever its buffer is flushed, so one ``print`` may
 arrive in two stream outputs. The book's build joins them (``joined`` in
-book/_ext/merge_streams.py, through MyST-NB's ``code_cell_outputs``) and so does the tool
-that stores the chapters (``coalesced`` in tools/execute_chapter.py): both must give one
-line exactly as printed, with no whitespace stripped, no newline added and no text lost,
-and the two must agree. (tests/test_inline_mode.py builds a page from such a cell;
+publish/extensions/merge_streams.py, through MyST-NB's ``code_cell_outputs``) and the tool
+that stores the chapters (publish/execute_chapter.py) joins them with the same function: one
+line exactly as printed, with no whitespace stripped, no newline added and no text lost.
+(tests/test_inline_mode.py builds a page from such a cell;
 tests/test_book.py compares the build's outputs with the stored ones exactly.)
 """
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
 from types import SimpleNamespace
 
 import nbformat
@@ -22,21 +20,15 @@ from myst_nb.core.config import NbParserConfig
 from myst_nb.core.execute.base import NotebookClientBase
 from sphinx.errors import ConfigError
 
-ROOT = Path(__file__).resolve().parents[1]
+from publish import execute_chapter
+from publish.extensions import merge_streams
+
+JOINS = {"build (merge_streams.joined)": merge_streams.joined}
 
 
-def _module(path: Path):
-    """The module at ``path`` (book/_ext and tools are folders of scripts, not packages)."""
-    spec = importlib.util.spec_from_file_location(path.stem, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def test_the_stored_chapter_is_joined_as_the_build_joins():
+    assert execute_chapter.joined is merge_streams.joined
 
-
-merge_streams = _module(ROOT / "book" / "_ext" / "merge_streams.py")
-execute_chapter = _module(ROOT / "tools" / "execute_chapter.py")
-JOINS = {"build (merge_streams.joined)": merge_streams.joined,
-         "stored chapter (execute_chapter.coalesced)": execute_chapter.coalesced}
 
 stream = nbformat.v4.new_output
 

@@ -1,8 +1,8 @@
-"""The plain edition (tools/plain_edition.py, ``book/plain/``): the chapters for renderers
+"""The plain edition (publish/plain_edition.py, ``book/plain/``): the chapters for renderers
 without MyST (Colab, GitHub's preview, VS Code, classic Jupyter).
 
-* ``book/plain/`` is exactly what the script writes from the chapters now (so a chapter
-  changed without ``make plain`` fails here);
+* ``book/plain/`` is exactly what ``python -m publish plain`` writes from the sources now
+  (one check of the whole folder: a chapter changed without it fails here);
 * every plain notebook, rendered by nbconvert's HTML exporter (CommonMark and math, no
   MyST: what those places do), shows no raw MyST (directive fences, roles, label lines,
   glue keys) and every number the book's prose shows (the values stored in the chapter);
@@ -15,18 +15,16 @@ from __future__ import annotations
 import html
 import json
 import re
-import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tools"))
+from publish import plain_edition as pe
+from publish import student_edition
+from publish.sources import ROOT, chapters, read
 
-import plain_edition as pe  # noqa: E402
-
-CHAPTERS = pe.chapters()
-BOOK = pe.Book(CHAPTERS)
+CHAPTERS = chapters()
+BOOK = pe.Book()
 #: raw MyST as it shows where MyST is not rendered (a role is followed by a backtick, unlike
 #: LaTeX such as W_{\mathrm{ref}})
 RAW_MYST = re.compile(r"```\{|\{(eval|glue|glue:text|glue:figure|doc|numref|ref|prf:ref|cite:p|"
@@ -36,26 +34,26 @@ RAW_MYST = re.compile(r"```\{|\{(eval|glue|glue:text|glue:figure|doc|numref|ref|
 
 def stored_numbers(path: Path) -> list[str]:
     """Every value the chapter's prose shows (its stored {eval} values)."""
-    return [v for cell in pe.read(path)["cells"] for v in pe.stored_values(cell).values()]
+    return [v for cell in read(path)["cells"] for v in pe.stored_values(cell).values()]
 
 
-@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
-def test_plain_edition_is_current(path):
-    stored = pe.OUT / path.name
-    assert stored.exists(), f"book/plain/{path.name} is missing: run `make plain`"
-    assert stored.read_text() == pe.dumps(pe.plain_notebook(path, BOOK)), (
-        f"book/plain/{path.name} is not what tools/plain_edition.py writes from "
-        f"book/{path.name} now: run `make plain` and commit")
+def test_plain_edition_is_current(tmp_path):
+    """``book/plain/`` is exactly what ``python -m publish plain`` writes now, file for file
+    (``python -m publish execute`` writes it after running a chapter, ``make editions`` or
+    ``make plain`` after editing a page)."""
+    written = {p.name: p.read_text() for p in pe.write(tmp_path)}
+    stored = {p.name: p.read_text() for p in sorted(pe.OUT.iterdir())}
+    stale = sorted(name for name in written.keys() | stored.keys()
+                   if written.get(name) != stored.get(name))
+    assert not stale, f"book/plain/ is not what publish/plain_edition.py writes: {stale}; run " \
+                      f"`make plain` (or `make editions`) and commit"
 
 
 @pytest.mark.parametrize("doc", pe.PAGES)
-def test_plain_pages_are_current_and_plain(doc):
-    """The derivations page and the glossary, which the plain notebooks link to, are what
-    the script writes, show no raw MyST, and have an anchor for every box they label."""
-    stored = pe.OUT / (Path(doc).name + ".md")
-    assert stored.exists() and stored.read_text() == pe.plain_page(doc, BOOK), (
-        f"{stored.relative_to(ROOT)} is not what tools/plain_edition.py writes: run `make plain`")
-    text = stored.read_text()
+def test_plain_pages_are_plain(doc):
+    """The derivations page and the glossary, which the plain notebooks link to, show no raw
+    MyST and have an anchor for every box they label."""
+    text = (pe.OUT / (Path(doc).name + ".md")).read_text()
     assert not RAW_MYST.search(text), RAW_MYST.search(text).group(0)
     labels = re.findall(r"^:label:\s*(\S+)", (ROOT / (doc + ".md")).read_text(), re.M)
     assert all(f'<a name="{label}"></a>' in text for label in labels)
@@ -124,7 +122,7 @@ def test_boxes_become_headed_quotes_and_roles_text():
             "{cite:p}`ba2022onestep`, {cite:t}`moniri2026twostep`.\n```\n")
     out = pe.plain_markdown(text, BOOK, "intro")
     assert out.startswith("## A section")
-    # the box and the reference by the book's name (tools/numbering.py)
+    # the box and the reference by the book's name (publish/book.py)
     name = BOOK.targets["intro-conj-count"].name
     assert f"> **{name} (The companion derives: a rule).**" in out
     assert f"See {name}, " in out
@@ -164,8 +162,6 @@ def test_figures_get_their_caption_and_counts_run_on():
 
 @pytest.fixture(scope="module")
 def student_notebooks(tmp_path_factory):
-    import student_edition
-
     out = tmp_path_factory.mktemp("student")
     student_edition.write_sources(out)
     return out / "notebooks"
@@ -176,13 +172,11 @@ def test_student_notebooks_render_without_myst(student_notebooks, path):
     """The notebooks a course hands out (the plain edition without solutions) read well
     without MyST: no raw MyST, every number of the prose outside the solutions, no
     solution cell, execution counts 1, 2, 3, ..."""
-    import student_edition
-
     nb = json.loads((student_notebooks / path.name).read_text())
     text = markdown_text(nb)
     raw = sorted({m.group(0) for m in RAW_MYST.finditer(text)})
     assert not raw, f"student {path.name} shows raw MyST: {raw[:10]}"
-    source = pe.read(path)
+    source = read(path)
     kept = [c for c in source["cells"] if not student_edition.is_solution(c)]
     flat = re.sub(r"\s+", " ", text)
     missing = [v for c in kept for v in pe.stored_values(c).values()
@@ -194,8 +188,8 @@ def test_student_notebooks_render_without_myst(student_notebooks, path):
     assert _images_without_alt(nb) == 0
 
 
-@pytest.mark.parametrize("path", pe.chapters() + sorted(pe.OUT.glob("*.ipynb")),
-                         ids=lambda p: str(p.relative_to(pe.ROOT / "book")))
+@pytest.mark.parametrize("path", chapters() + sorted(pe.OUT.glob("*.ipynb")),
+                         ids=lambda p: str(p.relative_to(ROOT / "book")))
 def test_notebooks_store_what_jupyterlab_writes(path):
     """Opening a notebook in JupyterLab must not modify it: it stores the kernelspec
     JupyterLab writes (tests/test_jupyterlab.py checks the whole file in a real JupyterLab),

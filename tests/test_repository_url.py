@@ -2,7 +2,7 @@
 ``repository.branch``), and every literal copy of it equals that source: the Colab cell of
 every chapter, the README (clone instructions, Binder and Colab links), the intro's clone
 instructions, pyproject's project URL. ``make repository-url`` rewrites the copies
-(tools/repository_url.py, which also says what counts as a copy)."""
+(publish/repository_url.py, which also says what counts as a copy)."""
 
 from __future__ import annotations
 

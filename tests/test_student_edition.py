@@ -1,4 +1,4 @@
-"""The student edition (issue 12; tools/student_edition.py, ``make student``): every exercise,
+"""The student edition (issue 12; publish/student_edition.py, ``make student``): every exercise,
 with its starter cell, and no solution, from the same notebooks as the instructor's edition.
 
 The fast tests strip each chapter in memory; the slow one builds the student edition's web
@@ -14,10 +14,9 @@ from pathlib import Path
 
 import pytest
 
+from publish import student_edition, wheel
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tools"))
-import student_edition  # noqa: E402
-import wheel  # noqa: E402
 
 CHAPTERS = ["intro", "one_step", "two_steps", "learned_directions", "reuse_vs_fresh",
             "finite_size"]
@@ -65,6 +64,8 @@ def test_student_config_turns_off_execution_and_every_button_to_the_repository()
     assert 'binderhub_url: ""' in config and 'colab_url: ""' in config
     assert "use_repository_button: false" in config and "use_issues_button: false" in config
     assert "use_repository_button: true" not in config and "use_issues_button: true" not in config
+    # the book's extensions (publish/extensions/) are loaded from this repository's root
+    assert f"publish.extensions.record_eval: {ROOT}" in config
 
 
 def test_the_student_toc_leaves_out_the_instructors_page():
@@ -118,7 +119,7 @@ def test_a_fix_that_no_longer_matches_the_chapter_fails_loudly():
 @pytest.mark.slow
 def test_student_edition_builds_with_every_exercise_and_no_solution(tmp_path):
     out = tmp_path / "student"
-    proc = subprocess.run([sys.executable, str(ROOT / "tools" / "student_edition.py"), "--out",
+    proc = subprocess.run([sys.executable, "-m", "publish", "student", "--out",
                            str(out)], cwd=ROOT, capture_output=True, text=True, timeout=1200)
     assert proc.returncode == 0, f"student build failed:\n{proc.stdout[-4000:]}\n{proc.stderr[-3000:]}"
     for stem in CHAPTERS:

@@ -2,7 +2,7 @@
 turns a student's answer into feedback (see :mod:`companion.exercises`).
 
 How the value is kept without being revealed. The package never holds an exercise's value:
-the instructors' answer key (``tools/answer_key.py`` in the repository, not installed with the
+the instructors' answer key (``publish/answer_key.py`` in the repository, not installed with the
 package) computes it and stores, in ``key.json`` (package data), only salted, slow hashes of
 
 * the *fine cells* around the value: the axis is cut into cells half a tolerance wide (on a
@@ -162,7 +162,7 @@ def fine_cells(spec: Answer, value: float) -> list[int]:
 
 def key_entry(spec: Answer, label: str, entry: int, value: float,
               mistakes: Sequence[tuple[float, int]] = ()) -> dict:
-    """The stored form of one compared number: hashes only (used by tools/answer_key.py).
+    """The stored form of one compared number: hashes only (used by publish/answer_key.py).
 
     ``mistakes``: (the value a likely mistake gives, the mistake's index)."""
     s = salt(label, entry)

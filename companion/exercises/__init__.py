@@ -6,7 +6,7 @@ Every exercise of the book has a label (``os-ex-psi``, ...). Where its answer is
 a count, a list of numbers or a function, the chapter's module here registers an
 :class:`Answer` under that label (or under ``label/part`` for an exercise with several parts):
 what is asked, how it is compared (tolerance, test points) and a hint. The values themselves
-are not in the package: the instructors' answer key (``tools/answer_key.py`` in the
+are not in the package: the instructors' answer key (``publish/answer_key.py`` in the
 repository) computes them with the package and stores only their salted hashes in ``key.json``
 (what that does and does not reveal: :mod:`companion.course.answers`)::
 
@@ -55,7 +55,7 @@ def _spec(label: str) -> Answer:
 @functools.cache
 def key() -> dict:
     """The hashed key of every answer (package data ``key.json``, written by
-    ``tools/answer_key.py``), read when first needed."""
+    ``publish/answer_key.py``), read when first needed."""
     return json.loads(resources.files(__name__).joinpath("key.json").read_text())
 
 

@@ -14,7 +14,6 @@ unless ``NOT_MARKED`` gives the reason it need not.
 from __future__ import annotations
 
 import re
-import sys
 from pathlib import Path
 
 import nbformat
@@ -30,10 +29,9 @@ from companion.chapters.two_steps.experiments import (
     EMERGENCE_POINTS,
 )
 from companion.core.theory import KNIFE_EDGE, nearest_line
+from publish import answer_key
 
 ROOT = Path(__file__).resolve().parents[3]
-sys.path.insert(0, str(ROOT / "tools"))
-import answer_key  # noqa: E402
 
 CHAPTERS = ("intro", "one_step", "two_steps", "reuse_vs_fresh", "finite_size")
 POINT = re.compile(r"\((0\.\d+),\s*(0\.\d+)\)")
@@ -53,7 +51,7 @@ EVAL = re.compile(r"\{eval\}`([^`]+)`")
 
 def _with_values(cell) -> str:
     """The cell's text with each {eval} role replaced by its stored value (what a reader
-    sees; tools/execute_chapter.py stores them)."""
+    sees; python -m publish execute stores them)."""
     stored = {e["expression"]: e["result"]["data"]["text/plain"]
               for e in cell.metadata.get("user_expressions", [])
               if e["result"].get("status") == "ok"}

@@ -6,7 +6,7 @@ one: for each chapter, the expressions in reading order with the text the page s
 ``_build/jupyter_execute/<chapter>.eval.json`` beside the executed notebook. The tests
 compare it with the values stored in the notebook (``tests/test_book.py``), as they compare
 the code cells' outputs, so the stored prose numbers that JupyterLab shows before a run and
-the plain edition prints (``tools/plain_edition.py``) are the numbers the build computes.
+the plain edition prints (publish/plain_edition.py) are the numbers the build computes.
 """
 
 from __future__ import annotations

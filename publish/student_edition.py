@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """The student edition: the book without the exercises' solutions (issue 12).
 
 Solutions live in their own cells, tagged ``solution`` (from ``{solution-start}`` to
@@ -6,7 +5,7 @@ Solutions live in their own cells, tagged ``solution`` (from ``{solution-start}`
 the instructor's edition (the book as built by ``make book``), the student edition, and
 what nbval compares. This script
 
-* writes the student notebooks, every chapter of the plain edition (tools/plain_edition.py:
+* writes the student notebooks, every chapter of the plain edition (publish/plain_edition.py:
   no MyST needed, boxes as quotes, the prose's numbers as stored) with its solution cells
   removed (exercises and their starter cells kept, stored outputs kept, execution counts
   renumbered), to ``_build/student/notebooks/``: they read well in Colab, Binder or any
@@ -22,11 +21,12 @@ intro's "How to run this book" tells a student how to open the notebooks the cou
 out, and no sentence about solutions or dropdowns remains; the instructors' page is left
 out; the install cell runs wherever the package is missing (Colab, or a Binder or local
 Jupyter without it), not only in Colab, and says what it installs: the wheel a course folder
-carries (tools/course_folder.py, tools/wheel.py: ``two_vs_one_step-<version>-py3-none-any.whl``)
+carries (publish/course_folder.py, publish/wheel.py:
+``two_vs_one_step-<version>-py3-none-any.whl``)
 if it finds it in the notebook's folder, in ``wheels/`` or in ``../wheels/``, and otherwise the
 repository's ``main`` branch, named as such (the repository has no release tags).
 
-Usage: ``make student`` or ``python tools/student_edition.py [--out _build/student]
+Usage: ``make student`` or ``python -m publish student [--out _build/student]
 [--notebooks-only]``.
 """
 
@@ -40,11 +40,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tools"))
-
-import plain_edition  # noqa: E402
-import wheel  # noqa: E402
+from publish import plain_edition, wheel
+from publish.sources import ROOT, chapters, dumps
 
 SOLUTION_TAG = "solution"
 #: copied into the student edition's sources as they are (beside the stripped notebooks);
@@ -76,13 +73,6 @@ def _how_to_run(match: re.Match) -> str:
             "  ```bash\n"
             f'  pip install "wheels/{wheel.name()}[notebooks]"\n'
             "  ```\n")
-
-
-def _repository() -> str:
-    for line in (ROOT / "_config.yml").read_text().splitlines():
-        if line.strip().startswith("url:"):
-            return line.split("url:", 1)[1].strip().rstrip("/")
-    raise RuntimeError("_config.yml has no repository url")
 
 
 #: (what it fixes, pattern, replacement, the chapters where it must match) for the text of
@@ -141,7 +131,7 @@ def student_text(notebook: dict, stem: str) -> dict:
     missing = [what for what, _, _, where in STUDENT_TEXT if stem in where and not found[what]]
     if missing:
         raise RuntimeError(f"{stem}: the student edition's text fixes {missing} no longer match "
-                           f"the chapter (tools/student_edition.py, STUDENT_TEXT)")
+                           f"the chapter (publish/student_edition.py, STUDENT_TEXT)")
     return out
 
 
@@ -166,9 +156,14 @@ def student_config(text: str) -> str:
     """_config.yml for the student edition: its own title, the chapters' stored outputs shown
     instead of executing them again (the solutions' outputs are gone with their cells), and
     no Binder or Colab buttons (they would open the repository's notebooks, with solutions),
-    no repository or issues button (they lead to the repository, solutions included)."""
+    no repository or issues button (they lead to the repository, solutions included). The
+    book's own extensions (publish/extensions/) are loaded from this repository, whose root
+    is their path."""
     lines = []
     for line in text.splitlines():
+        # a local extension's path, "." (the repository's root, where publish/ is): absolute
+        line = re.sub(r"^(\s+publish\.[\w.]+:)[ \t]*\.[ \t]*$",
+                      lambda m: f"{m.group(1)} {ROOT}", line)
         if line.startswith("title:"):
             title = line.split(":", 1)[1].strip().strip('"')
             line = f'title: "{title} (student edition)"'
@@ -202,19 +197,18 @@ def write_sources(out: Path) -> Path:
     for page in LEFT_OUT:
         for path in (src / page).parent.glob(Path(page).name + ".*"):
             path.unlink()
-    chapters = plain_edition.chapters()
-    book = plain_edition.Book(chapters)
-    for path in chapters:
+    book = plain_edition.Book()
+    for path in chapters():
         # the HTML edition is built without executing: its prose shows the stored numbers
         nb = plain_edition.with_values_stored_inline(json.loads(path.read_text()), path.name)
         nb = plain_edition.as_jupyterlab_writes(student_text(strip_solutions(nb), path.stem))
-        (src / "book" / path.name).write_text(plain_edition.dumps(nb))
+        (src / "book" / path.name).write_text(dumps(nb))
         # the notebooks a course hands out are the plain edition's (they read well in Colab
         # and any Jupyter), without solutions and with execution counts that run on
         plain = student_text(strip_solutions(plain_edition.plain_notebook(path, book)),
                              path.stem)
         plain["cells"] = plain_edition.renumbered(plain["cells"])
-        (notebooks / path.name).write_text(plain_edition.dumps(plain))
+        (notebooks / path.name).write_text(dumps(plain))
     return src
 
 

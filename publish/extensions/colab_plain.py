@@ -2,7 +2,7 @@
 
 Colab renders notebook markdown without MyST, so the book's chapter notebooks show raw
 boxes and roles there; ``book/plain/`` holds the same chapters written for such renderers
-(tools/plain_edition.py). sphinx-book-theme builds the Colab link from the page's path in
+(publish/plain_edition.py). sphinx-book-theme builds the Colab link from the page's path in
 the repository (``.../blob/<branch>/book/<page>.ipynb``); this points it at
 ``book/plain/<page>.ipynb`` instead. Binder (JupyterLab with jupyterlab-myst) keeps the
 chapter itself.

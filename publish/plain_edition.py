@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """The plain edition: every chapter as a notebook that reads well without MyST.
 
 Colab, GitHub's preview, VS Code and classic Jupyter render notebook markdown as CommonMark
@@ -8,9 +7,9 @@ each chapter of the book (the ``.ipynb`` files of ``_toc.yml``) to ``book/plain/
 
 * every box as a headed blockquote (**Theorem (The paper states ...).** then the text);
 * every ``{eval}`` role replaced by the value stored in the notebook (the values of the last
-  top-to-bottom run, ``tools/execute_chapter.py``; the book's build shows the same ones,
+  top-to-bottom run, ``python -m publish execute``; the book's build shows the same ones,
   ``tests/test_book.py`` checks it);
-* cross-references as text, by the names the book and JupyterLab show (tools/numbering.py):
+* cross-references as text, by the names the book shows (publish/book.py):
   a box as "Conjecture 2.1", a figure as "Fig. 2.4", a section by its heading, each with a
   link to the plain notebook of another chapter or to the plain page of the derivations
   (``book/plain/derivations.md``); a chapter as a link to its plain notebook; a glossary
@@ -29,37 +28,42 @@ where a link from Colab reaches them.
 
 ``tests/test_plain_edition.py`` checks that ``book/plain/`` is what this script writes now,
 and renders every notebook with nbconvert's HTML exporter (no MyST) to find no raw MyST and
-every stored number. The student edition (``tools/student_edition.py``) is made from it.
+every stored number. The student edition (publish/student_edition.py) is made from it.
+``python -m publish execute`` writes it after running a chapter; ``make editions`` writes it
+with the other editions.
 
-Usage: ``make plain`` or ``python tools/plain_edition.py [--out DIR]``.
+Usage: ``make plain`` or ``python -m publish plain [--out DIR]``.
 """
 
 from __future__ import annotations
 
 import argparse
 import copy
-import json
 import re
 import sys
 from pathlib import Path
 
-import nbformat
-import yaml
+from publish import book as names
+from publish.sources import (
+    CITATIONS,
+    DIRECTIVE,
+    LABEL_LINE,
+    REFERENCES,
+    ROLE,
+    ROOT,
+    blob_url,
+    cell_text,
+    chapters,
+    dumps,
+    figure,
+    options,
+    read,
+    role_parts,
+)
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import numbering  # noqa: E402
-
-ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "book" / "plain"
 #: the book's pages (not notebooks) that the plain edition writes as plain Markdown
 PAGES = ["book/derivations", "book/glossary"]
-
-#: ```{name} argument ... ``` (three or more backticks; the closing fence has as many)
-DIRECTIVE = re.compile(r"^(?P<fence>`{3,})\{(?P<name>[^}]+)\}[ \t]*(?P<arg>[^\n]*)\n"
-                       r"(?P<body>.*?)^(?P=fence)[ \t]*$\n?", re.M | re.S)
-ROLE = re.compile(r"\{(?P<name>[a-z:\-]+)\}`(?P<text>[^`]*)`")
-TARGET = re.compile(r"^\((?P<label>[A-Za-z0-9_\-:.]+)\)=[ \t]*\n", re.M)
-HEADING = re.compile(r"^#+[ \t]+(.+)$", re.M)
 KINDS = {"prf:theorem": "Theorem", "prf:conjecture": "Conjecture",
          "prf:observation": "Observation", "prf:definition": "Definition",
          "prf:lemma": "Lemma", "prf:proof": "Proof", "exercise": "Exercise",
@@ -78,105 +82,15 @@ NOTICE = ("*This is the plain edition of this chapter, for Colab, GitHub, VS Cod
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
 
 
-# --- what the book knows: chapters, labels, figures, citations ---------------------------------
+class Book(names.Book):
+    """What the book knows (publish/book.py: every label's name, the titles, the terms, the
+    bibliography), with the plain edition's links: to another chapter's plain notebook, and
+    to the plain pages of the derivations and the glossary on the repository's site."""
 
-def toc_files(root: Path = ROOT) -> list[str]:
-    """Every file of ``_toc.yml`` (root first, then in reading order), without extension."""
-    toc = yaml.safe_load((root / "_toc.yml").read_text())
-    files = [toc["root"]]
-
-    def walk(entries):
-        for entry in entries or []:
-            if "file" in entry:
-                files.append(entry["file"])
-            walk(entry.get("sections"))
-
-    for part in toc.get("parts", []):
-        walk(part.get("chapters"))
-    walk(toc.get("chapters"))
-    return files
-
-
-def chapters() -> list[Path]:
-    """The notebooks of ``_toc.yml``, in reading order."""
-    return [ROOT / (f + ".ipynb") for f in toc_files() if (ROOT / (f + ".ipynb")).exists()]
-
-
-def read(path: Path) -> dict:
-    return json.loads(path.read_text())
-
-
-def _src(cell: dict) -> str:
-    src = cell.get("source", "")
-    return "".join(src) if isinstance(src, list) else src
-
-
-def _figure(cell: dict) -> dict | None:
-    return cell.get("metadata", {}).get("mystnb", {}).get("figure")
-
-
-def _options(body: str) -> tuple[dict, str]:
-    """A directive's ``:key: value`` lines and the rest of its body."""
-    opts, lines = {}, body.split("\n")
-    while lines and re.match(r"^:[\w-]+:", lines[0]):
-        key, _, value = lines.pop(0)[1:].partition(":")
-        opts[key] = value.strip()
-    return opts, "\n".join(lines).strip("\n")
-
-
-def _latex_text(text: str) -> str:
-    """A BibTeX name as text: accents (``{\\v{c}}``, ``{\\"o}``, ``\\'e``) as letters,
-    braces dropped."""
-    import unicodedata
-    marks = {"v": "\u030c", "'": "\u0301", "`": "\u0300", '"': "\u0308", "^": "\u0302",
-             "~": "\u0303", "c": "\u0327", "=": "\u0304", "u": "\u0306"}
-    text = re.sub(r"\\([v'`\"^~c=u])\s*\{?([A-Za-z])\}?",
-                  lambda m: m.group(2) + marks[m.group(1)], text)
-    return unicodedata.normalize("NFC", text.replace("{", "").replace("}", ""))
-
-
-def bibliography() -> dict[str, tuple[str, str]]:
-    """key -> (authors as cited, year) from book/references.bib."""
-    text = (ROOT / "book" / "references.bib").read_text()
-    out = {}
-    for m in re.finditer(r"@\w+\{([^,]+),(.*?)\n\}", text, re.S):
-        key, body = m.group(1).strip(), m.group(2)
-        authors = re.search(r"author\s*=\s*\{(.*?)\},?\n", body, re.S)
-        year = re.search(r"year\s*=\s*\{?(\d{4})", body)
-        names = [_latex_text(a.split(",")[0].strip()) for a in
-                 re.split(r"\s+and\s+", authors.group(1))] if authors else ["?"]
-        cited = (names[0] if len(names) == 1 else f"{names[0]} and {names[1]}"
-                 if len(names) == 2 else f"{names[0]} et al.")
-        out[key] = (cited, year.group(1) if year else "n.d.")
-    return out
-
-
-def repository_url() -> str:
-    """The repository's address and branch (``_config.yml``, ``repository``) as the base of
-    its files' pages on GitHub: ``https://github.com/OWNER/NAME/blob/BRANCH``."""
-    repo = yaml.safe_load((ROOT / "_config.yml").read_text())["repository"]
-    return f"{repo['url'].rstrip('/')}/blob/{repo.get('branch', 'main')}"
-
-
-class Book:
-    """Titles of every document, and the name and document of every label (for
-    cross-references): tools/numbering.py's names, the book's."""
-
-    def __init__(self, paths: list[Path]):
-        self.titles = {}
-        self.bib = bibliography()
-        self.targets = numbering.targets()
+    def __init__(self, root: Path = ROOT):
+        super().__init__(root)
         self.pages = {Path(doc).name for doc in PAGES}
-        for doc, _ in numbering.toc():
-            path = numbering.source(doc)
-            if path is None:
-                continue
-            texts = ([_src(c) for c in read(path)["cells"] if c["cell_type"] == "markdown"]
-                     if path.suffix == ".ipynb" else [path.read_text()])
-            for text in texts:
-                if (h := HEADING.search(text)):
-                    self.titles[Path(doc).name] = h.group(1).strip()
-                    break
+        self.stem_titles = {Path(doc).name: title for doc, title in self.titles.items()}
 
     def where(self, label: str, stem: str) -> tuple[str, str]:
         """(the document's stem, the name shown) of ``label`` (a missing one: its label)."""
@@ -188,25 +102,18 @@ class Book:
 
     def chapter_link(self, stem: str, label: str | None = None,
                      title: str | None = None) -> str:
-        title = title or self.titles.get(stem, stem)
+        title = title or self.stem_titles.get(stem, stem)
         if stem in self.pages:
             anchor = f"#{label}" if label else ""
-            return f"[{title}]({repository_url()}/book/plain/{stem}.md{anchor})"
-        if (ROOT / "book" / f"{stem}.md").exists():     # a page of the book, as its source
-            return f"[{title}]({repository_url()}/book/{stem}.md)"
+            return f"[{title}]({blob_url(self.root)}/book/plain/{stem}.md{anchor})"
+        if (self.root / "book" / f"{stem}.md").exists():   # a page of the book, as its source
+            return f"[{title}]({blob_url(self.root)}/book/{stem}.md)"
         return f"[{title}]({stem}.ipynb)"
 
     def term_link(self, term: str, shown: str, stem: str) -> str:
         """A glossary term as a link to its entry on the plain glossary page."""
-        page = "" if stem == "glossary" else f"{repository_url()}/book/plain/glossary.md"
+        page = "" if stem == "glossary" else f"{blob_url(self.root)}/book/plain/glossary.md"
         return f"[{shown}]({page}#{term_anchor(term)})"
-
-    def cite(self, keys: str, textual: bool) -> str:
-        parts = []
-        for key in (k.strip() for k in keys.split(",")):
-            authors, year = self.bib.get(key, (key, "n.d."))
-            parts.append(f"{authors} ({year})" if textual else f"{authors} {year}")
-        return "; ".join(parts) if textual else "(" + "; ".join(parts) + ")"
 
 
 # --- one notebook ----------------------------------------------------------------------------
@@ -220,7 +127,7 @@ def as_jupyterlab_writes(nb: dict) -> dict:
 
 def stored_values(cell: dict) -> dict[str, str]:
     """expression -> the text stored for it in the cell (jupyterlab-myst's format, written
-    by tools/execute_chapter.py), without the quotes of a string's repr."""
+    by ``python -m publish execute``), without the quotes of a string's repr."""
     out = {}
     for item in cell.get("metadata", {}).get("user_expressions", []):
         text = item.get("result", {}).get("data", {}).get("text/plain", "")
@@ -231,12 +138,13 @@ def stored_values(cell: dict) -> dict[str, str]:
 
 def with_stored_values(text: str, values: dict[str, str], where: str) -> str:
     """``text`` with each {eval}`x` replaced by its stored value (a missing one is an error:
-    the chapter was not executed with tools/execute_chapter.py since the role was added)."""
+    the chapter was not executed with ``python -m publish execute`` since the role was
+    added)."""
     def value(m):
         expr = m.group(1)
         if expr not in values:
             raise KeyError(f"{where}: no stored value for {{eval}}`{expr}`; run "
-                           f"tools/execute_chapter.py on the chapter")
+                           f"`python -m publish execute` on the chapter")
         return values[expr]
     return re.sub(r"\{eval\}`([^`]*)`", value, text)
 
@@ -250,20 +158,19 @@ def plain_roles(text: str, book: Book, stem: str) -> str:
     """Every remaining role as plain text or a link."""
     def role(m):
         name, arg = m.group("name"), m.group("text")
-        target = re.sub(r"^.*<(.+)>$", r"\1", arg, flags=re.S)
-        shown = re.match(r"^(.*?)\s*<.+>$", arg, re.S)
-        if name in ("prf:ref", "ref", "numref"):
+        shown, target = role_parts(arg)
+        if name in REFERENCES:
             where, title = book.where(target, stem)
-            text = shown.group(1) if shown else title
+            text = shown if shown is not None else title
             if name == "numref":
                 text = text.replace("%s", title.split(" ")[-1])
             link = book.chapter_link(where, target)
             return text if where == stem else f"{text} in {link}"
         if name == "term":
-            return book.term_link(target, shown.group(1) if shown else arg, stem)
+            return book.term_link(target, shown if shown is not None else arg, stem)
         if name == "doc":
-            return book.chapter_link(target, title=shown.group(1) if shown else None)
-        if name in ("cite:p", "cite:t", "cite"):
+            return book.chapter_link(target, title=shown)
+        if name in CITATIONS:
             return book.cite(arg, textual=name == "cite:t")
         if name in ("math",):
             return f"${arg}$"
@@ -300,7 +207,7 @@ def plain_markdown(text: str, book: Book, stem: str, anchors: bool = False) -> s
     lines removed, roles as text."""
     def box(m):
         name, arg = m.group("name"), m.group("arg").strip()
-        opts, body = _options(m.group("body"))
+        opts, body = options(m.group("body"))
         if name == "solution-start":
             target = book.targets.get(arg)
             title = (f"{target.name} ({target.title})" if target is not None and target.title
@@ -319,7 +226,7 @@ def plain_markdown(text: str, book: Book, stem: str, anchors: bool = False) -> s
             head = f"**{arg}.**"
         anchor = f'<a name="{opts["label"]}"></a>\n\n' if "label" in opts and anchors else ""
         return anchor + _quote(f"{head}\n\n{body}") + "\n"
-    text = TARGET.sub("", text)
+    text = LABEL_LINE.sub("", text)
     text = DIRECTIVE.sub(box, text)
     return plain_roles(text, book, stem).strip("\n")
 
@@ -359,11 +266,11 @@ def plain_notebook(path: Path, book: Book) -> dict:
     for cell in nb["cells"]:
         values = stored_values(cell)
         meta = cell.get("metadata", {})
-        fig = _figure(cell)
+        fig = figure(cell)
         for key in ("user_expressions", "mystnb"):
             meta.pop(key, None)
         if cell["cell_type"] == "markdown":
-            text = with_stored_values(_src(cell), values, f"{stem}.ipynb")
+            text = with_stored_values(cell_text(cell), values, f"{stem}.ipynb")
             text = plain_markdown(text, book, stem)
             if text.strip():
                 cells.append(_markdown_cell(text, cell["id"], meta))
@@ -393,8 +300,8 @@ def with_values_stored_inline(nb: dict, where: str) -> dict:
     for cell in nb["cells"]:
         values = stored_values(cell)
         if cell["cell_type"] == "markdown":
-            cell["source"] = with_stored_values(_src(cell), values, where)
-        elif (fig := _figure(cell)) is not None:
+            cell["source"] = with_stored_values(cell_text(cell), values, where)
+        elif (fig := figure(cell)) is not None:
             fig["caption"] = with_stored_values(str(fig.get("caption", "")), values, where)
     return nb
 
@@ -414,13 +321,6 @@ def renumbered(cells: list[dict]) -> list[dict]:
     return cells
 
 
-def dumps(nb: dict) -> str:
-    """The notebook as nbformat writes it, and JupyterLab saves it (nbformat.write): sorted
-    keys, texts split into lines, a final newline (stable: the test compares the text; a
-    source stored as one string is rewritten as a list of lines by JupyterLab's first save)."""
-    return nbformat.writes(nbformat.from_dict(copy.deepcopy(nb)), version=4) + "\n"
-
-
 PAGE_NOTICE = ("*This is the plain edition of a page of the book, `{doc}.md`, for readers of the "
                "plain notebooks: boxes are quotes and cross-references are text; in the book "
                "it is built with Jupyter Book.*")
@@ -438,7 +338,7 @@ def plain_page(doc: str, book: Book) -> str:
 
 def write(out: Path = OUT) -> list[Path]:
     paths = chapters()
-    book = Book(paths)
+    book = Book()
     out.mkdir(parents=True, exist_ok=True)
     written = []
     for path in paths:
@@ -455,7 +355,8 @@ def write(out: Path = OUT) -> list[Path]:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m publish plain",
+                                     description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=OUT)
     args = parser.parse_args(argv)
     for path in write(args.out):

@@ -9,8 +9,8 @@ fell before a newline, and the build's outputs sometimes differed from the store
 
 This extension joins each run of consecutive stream outputs of the same name (stdout,
 stderr) into one, the texts concatenated unchanged, as JupyterLab's output area joins them
-and as ``tools/execute_chapter.py`` joins them in the stored chapter (its ``coalesced``;
-``tests/test_merge_streams.py`` holds the two to the same result). It wraps the execution
+and as ``python -m publish execute`` joins them in the stored chapter (publish/execute_chapter.py
+uses this :func:`joined`; ``tests/test_merge_streams.py`` checks it). It wraps the execution
 client's ``code_cell_outputs``, which MyST-NB asks for a code cell's outputs when it renders
 the cell (in inline mode, right after running it), and writes the joined outputs back into
 the cell, so the executed copy (``_build/jupyter_execute/<chapter>.ipynb``) holds what the
@@ -63,8 +63,8 @@ def _joining(code_cell_outputs):
 def _check_config(app, config):
     if config.nb_merge_streams:
         raise ConfigError(
-            "nb_merge_streams must be false with book/_ext/merge_streams.py: MyST-NB's merge "
-            "strips each stream's text and adds a newline after the join")
+            "nb_merge_streams must be false with publish/extensions/merge_streams.py: "
+            "MyST-NB's merge strips each stream's text and adds a newline after the join")
 
 
 def setup(app):

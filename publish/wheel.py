@@ -1,14 +1,13 @@
-#!/usr/bin/env python3
 """The package as a wheel, for what a course hands out.
 
 The repository publishes only its ``main`` branch and has no release tags, so a course
-folder (tools/course_folder.py) and an autograder (tools/assignments.py) carry the package
+folder (publish/course_folder.py) and an autograder (publish/assignments.py) carry the package
 they install: the wheel built here, ``two_vs_one_step-<companion.__version__>-py3-none-any.whl``.
 It is built with ``python -m build --wheel`` from a temporary copy of the files git knows
 (tracked, or new and not ignored), so that nothing else in the checkout (``build/``, an
 ``egg-info``, a stray module) ends up in it.
 
-Usage: ``python tools/wheel.py [--out DIR]`` (default ``_build/wheels``).
+Usage: ``python -m publish wheel [--out DIR]`` (default ``_build/wheels``).
 """
 
 from __future__ import annotations

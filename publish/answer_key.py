@@ -8,9 +8,9 @@ not name the right value. The package keeps only the hashed form of both
 ``companion/core/answers.py``), so that
 ``check`` can say "Right", the direction and the likely mistake without holding the value.
 
-    python tools/answer_key.py           # print every answer (the instructors' key)
-    python tools/answer_key.py --write   # regenerate companion/exercises/key.json
-    python tools/answer_key.py --check   # exit 1 if key.json is not what --write would write
+    python -m publish answer-key           # print every answer (the instructors' key)
+    python -m publish answer-key --write   # regenerate companion/exercises/key.json
+    python -m publish answer-key --check   # exit 1 if key.json is not what --write writes
 
 tests/test_checkers.py checks that the stored key is current.
 """

@@ -1,42 +1,50 @@
-#!/usr/bin/env python3
 """The instructors' page's table of every exercise (book/instructors.md), read from the
 chapters: label, title, kind, level, time, and whether ``check`` can verify the answer.
 
-    python tools/exercise_table.py           # print the table
-    python tools/exercise_table.py --write   # rewrite it in book/instructors.md
+    python -m publish exercise-table           # print the table
+    python -m publish exercise-table --write   # rewrite it in book/instructors.md
 
 tests/test_exercises.py checks that the page's table is the one this renders.
 """
 
 from __future__ import annotations
 
-import json
 import re
 import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-CHAPTERS = ["intro", "one_step", "two_steps", "learned_directions", "reuse_vs_fresh",
-            "finite_size"]
+from publish.sources import (
+    DIRECTIVE,
+    EXERCISE_META,
+    ROOT,
+    cell_text,
+    notebooks,
+    options,
+    read,
+)
+
 PAGE = ROOT / "book" / "instructors.md"
 START, END = "<!-- exercise table: start -->", "<!-- exercise table: end -->"
-EXERCISE = re.compile(r"```\{exercise\} ([^\n]*)\n:label: ([\w-]+)\n\s*\*\*([^*]+)\*\* · "
-                      r"(\w+) · about (\d+) min")
 CHECK = re.compile(r"""check\(\s*["']([\w-]+)""")
 
 
 def exercises() -> list[dict]:
     """Every exercise of the book in reading order."""
     rows = []
-    for stem in CHAPTERS:
-        nb = json.loads((ROOT / "book" / f"{stem}.ipynb").read_text())
+    for doc in notebooks():
+        nb = read(doc.path)
         checked = {m for c in nb["cells"] if c["cell_type"] == "code"
-                   for m in CHECK.findall("".join(c["source"]))}
+                   for m in CHECK.findall(cell_text(c))}
         for cell in nb["cells"]:
-            for title, label, kind, level, minutes in EXERCISE.findall("".join(cell["source"])):
-                rows.append({"chapter": stem, "title": title, "label": label, "kind": kind,
-                             "level": level, "minutes": int(minutes),
-                             "checked": label in checked})
+            for m in DIRECTIVE.finditer(cell_text(cell)):
+                opts, body = options(m.group("body"))
+                meta = EXERCISE_META.match(body)
+                if m.group("name") != "exercise" or meta is None:
+                    continue
+                rows.append({"chapter": doc.stem, "title": m.group("arg"),
+                             "label": opts["label"], "kind": meta.group("kind"),
+                             "level": meta.group("level"),
+                             "minutes": int(meta.group("minutes")),
+                             "checked": opts["label"] in checked})
     return rows
 
 
@@ -49,7 +57,7 @@ def render() -> str:
              ("derivation", "prediction, then simulation", "coding")}
     out = [f"{len(rows)} exercises, about {total / 60:.1f} hours in all: "
            + ", ".join(f"{n} {k}" for k, n in kinds.items()) + "."]
-    for stem in CHAPTERS:
+    for stem in dict.fromkeys(r["chapter"] for r in rows):
         mine = [r for r in rows if r["chapter"] == stem]
         if not mine:
             continue
@@ -68,9 +76,15 @@ def page_with_table(text: str) -> str:
     return f"{head}{START}\n{render()}{END}{tail}"
 
 
-if __name__ == "__main__":
-    if "--write" in sys.argv[1:]:
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if "--write" in argv:
         PAGE.write_text(page_with_table(PAGE.read_text()))
         print(f"rewrote the exercise table of {PAGE.relative_to(ROOT)}")
     else:
         print(render())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """The repository's address: one source, and every literal copy of it.
 
 The source is ``_config.yml``: ``repository.url`` (``https://github.com/OWNER/NAME``) and
@@ -14,10 +13,11 @@ configuration is not (a notebook opened in Colab, the README on the repository's
 * ``[project.urls]`` in ``pyproject.toml``;
 * ``url`` and ``repository-code`` in ``CITATION.cff``.
 
-Usage (from anywhere; standard library only, so ``python3`` outside the venv will do)::
+Usage (from the repository's root; standard library only, so ``python3`` outside the venv
+will do)::
 
-    python3 tools/repository_url.py            # list every copy; exit 1 if one differs
-    python3 tools/repository_url.py --write    # rewrite every copy from _config.yml
+    python3 -m publish repository-url            # list every copy; exit 1 if one differs
+    python3 -m publish repository-url --write    # rewrite every copy from _config.yml
 
 ``make repository-url`` runs ``--write``; ``tests/test_repository_url.py`` checks that every
 copy equals the source.
@@ -112,7 +112,7 @@ def _files(root: Path) -> list[Path]:
     seen = {}
     for pattern in FILES:
         for path in sorted(root.glob(pattern)):
-            # book/plain/ is generated from the chapters (tools/plain_edition.py): `make
+            # book/plain/ is generated from the chapters (publish/plain_edition.py): `make
             # repository-url` regenerates it after rewriting them
             if path.is_file() and ".ipynb_checkpoints" not in path.parts \
                     and "plain" not in path.relative_to(root).parts[:2]:

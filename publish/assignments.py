@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Autograded assignments (otter-grader) from the chapters' exercises (issue 21).
 
 For every chapter this writes an Otter Assign master notebook and runs ``otter assign`` on it:
@@ -10,19 +9,19 @@ For every chapter this writes an Otter Assign master notebook and runs ``otter a
   form is right (``companion.exercises.check_form``: a whole number, one number, a list of so
   many numbers, a function that returns a number at every test point), for 0 points; its
   **hidden tests** (only in the autograder) compare each value with the one
-  ``tools/answer_key.py`` computes, for 1 point per part, self-contained (no call into the
+  publish/answer_key.py computes, for 1 point per part, self-contained (no call into the
   package the student's notebook could change). A hidden test accepts 1.6 times the stated
   tolerance, so that every answer ``check`` calls right gets the point (``check`` accepts at
   most 1.5 times);
 * a **manual question** for every derivation, and for every exercise without a checker (the
   written argument; a response cell for the student), graded by hand with the rubric of
-  ``tools/rubrics.yml``;
+  publish/rubrics.yml;
 * the solutions' markdown and code in the solution blocks (kept in the autograder's solutions
   notebook, removed from the student's).
 
 Out of ``_build/assignments/`` (``make assignments``):
 
-* ``<chapter>/master/<chapter>.ipynb``, the package's wheel in ``wheels/`` (tools/wheel.py;
+* ``<chapter>/master/<chapter>.ipynb``, the package's wheel in ``wheels/`` (publish/wheel.py;
   the repository publishes only its main branch and no release tags, so the autograder
   carries the package it grades with) and ``requirements.txt`` (that wheel and the book's
   pins, for the grading image). Otter Assign puts the wheel into the autograder zip under
@@ -37,10 +36,10 @@ Out of ``_build/assignments/`` (``make assignments``):
 * ``rubrics.md``: the hand-graded questions, their points and rubrics (instructors only).
 
 The chapters are read with nbformat, never changed; the exercises' MyST markup is turned into
-plain Markdown as the plain edition does it (tools/plain_edition.py: roles as text, the
+plain Markdown as the plain edition does it (publish/plain_edition.py: roles as text, the
 prose's numbers as stored), so the questions read the same in any Jupyter.
 
-Usage: ``make assignments`` or ``python tools/assignments.py [--out DIR] [CHAPTER ...]``.
+Usage: ``make assignments`` or ``python -m publish assignments [--out DIR] [CHAPTER ...]``.
 """
 
 from __future__ import annotations
@@ -56,17 +55,21 @@ from pathlib import Path
 import nbformat
 import yaml
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tools"))
-import answer_key  # noqa: E402
-import plain_edition  # noqa: E402
-import wheel  # noqa: E402
+from companion.exercises import ANSWERS
+from publish import answer_key, plain_edition, wheel
+from publish.sources import (
+    DIRECTIVE,
+    EXERCISE_META,
+    ROOT,
+    cell_text,
+    notebooks,
+    options,
+    repository,
+)
 
-from companion.exercises import ANSWERS  # noqa: E402
-
-CHAPTERS = ["intro", "one_step", "two_steps", "learned_directions", "reuse_vs_fresh",
-            "finite_size"]
-RUBRICS = ROOT / "tools" / "rubrics.yml"
+#: the chapters with exercises, in reading order
+CHAPTERS = [doc.stem for doc in notebooks() if "```{exercise}" in doc.path.read_text()]
+RUBRICS = Path(__file__).resolve().parent / "rubrics.yml"
 OUT = ROOT / "_build" / "assignments"
 #: a hidden test's tolerance, in units of the stated one (check accepts at most 1.5)
 HIDDEN_SLACK = 1.6
@@ -78,16 +81,10 @@ PINNED = ("numpy", "scipy", "matplotlib", "seaborn")
 #: the working directory of the pip that mamba runs for environment.yml's pip section.
 AUTOGRADER_WHEELS = "/autograder/source/files/wheels"
 
-EXERCISE = re.compile(r"```\{exercise\}\s*([^\n]*)\n:label: ([\w-]+)\n(.*?)\n```", re.S)
-META = re.compile(r"^\*\*([^*]+)\*\* · (\w+) · about (\d+) min\s*$", re.M)
 CHECK = re.compile(r"""check\(\s*["']([\w/-]+)["']\s*,\s*\.\.\.\s*\)""")
 
 
 # --- reading the chapters -------------------------------------------------------------------
-
-def _source(cell) -> str:
-    return cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"])
-
 
 def _tags(cell) -> set[str]:
     return set(cell.get("metadata", {}).get("tags", []))
@@ -98,10 +95,10 @@ _BOOK = None
 
 def _book():
     """The book's labels, titles and figures, for cross-references as text
-    (tools/plain_edition.py, the same as the plain edition shows)."""
+    (publish/plain_edition.py, the same as the plain edition shows)."""
     global _BOOK
     if _BOOK is None:
-        _BOOK = plain_edition.Book(plain_edition.chapters())
+        _BOOK = plain_edition.Book()
     return _BOOK
 
 
@@ -112,15 +109,16 @@ def exercises(stem: str) -> list[dict]:
     nb = nbformat.read(ROOT / "book" / f"{stem}.ipynb", as_version=4)
     found, current, inside = [], None, False
     for cell in nb.cells:
-        text = _source(cell)
-        m = EXERCISE.search(text) if cell.cell_type == "markdown" else None
+        text = cell_text(cell)
+        m = next((d for d in DIRECTIVE.finditer(text) if d.group("name") == "exercise"),
+                 None) if cell.cell_type == "markdown" else None
         if m:
-            title, label, body = m.groups()
-            meta = META.search(body)
-            current = {"label": label, "title": plain(title.strip(), cell, stem),
-                       "kind": meta.group(1), "level": meta.group(2),
-                       "minutes": int(meta.group(3)),
-                       "text": plain(META.sub("", body, count=1).strip(), cell, stem),
+            opts, body = options(m.group("body"))
+            meta = EXERCISE_META.search(body)
+            current = {"label": opts["label"], "title": plain(m.group("arg").strip(), cell, stem),
+                       "kind": meta.group("kind"), "level": meta.group("level"),
+                       "minutes": int(meta.group("minutes")),
+                       "text": plain(EXERCISE_META.sub("", body, count=1).strip(), cell, stem),
                        "starter": [], "solution": []}
             found.append(current)
             continue
@@ -159,7 +157,7 @@ def chapter_title(stem: str) -> str:
     nb = nbformat.read(ROOT / "book" / f"{stem}.ipynb", as_version=4)
     for cell in nb.cells:
         if cell.cell_type == "markdown":
-            for line in _source(cell).splitlines():
+            for line in cell_text(cell).splitlines():
                 if line.startswith("# "):
                     return plain(line[2:].strip(), cell, stem)
     return stem
@@ -292,7 +290,7 @@ def rubrics() -> dict:
 def master(stem: str) -> nbformat.NotebookNode:
     """The Otter Assign master notebook of one chapter."""
     found, marks = exercises(stem), rubrics()
-    url = yaml.safe_load((ROOT / "_config.yml").read_text())["repository"]["url"].rstrip("/")
+    url, _ = repository()
     config = {
         "name": stem,
         "requirements": "requirements.txt",
@@ -337,20 +335,20 @@ def master(stem: str) -> nbformat.NotebookNode:
                           "\n\n*Write your prediction, the run and what it shows below; run "
                           "the simulation in the code cell.*")),
                       _raw("# BEGIN SOLUTION"),
-                      *[_md(_source(c)) for c in written],
+                      *[_md(cell_text(c)) for c in written],
                       _raw("# END SOLUTION")]
             if not checked:
                 for c in code:
                     cells += [_raw("# BEGIN SOLUTION"),
                               nbformat.v4.new_code_cell(
                                   "# your simulation\n# BEGIN SOLUTION\n"
-                                  + _source(c).rstrip() + "\n# END SOLUTION"),
+                                  + cell_text(c).rstrip() + "\n# END SOLUTION"),
                               _raw("# END SOLUTION")]
             cells.append(_raw("# END QUESTION"))
         if not checked:
             continue
-        starter, s_labels = starter_code([_source(c) for c in ex["starter"]])
-        solution, sol_labels = solution_code("\n\n".join(_source(c) for c in code))
+        starter, s_labels = starter_code([cell_text(c) for c in ex["starter"]])
+        solution, sol_labels = solution_code("\n\n".join(cell_text(c) for c in code))
         if sorted(s_labels) != sorted(checked) or sorted(sol_labels) != sorted(checked):
             raise RuntimeError(f"{label}: checkers {checked}, starter checks {s_labels}, "
                                f"solution checks {sol_labels}")
@@ -363,7 +361,7 @@ def master(stem: str) -> nbformat.NotebookNode:
                   _raw("# END PROMPT"),
                   _raw("# BEGIN SOLUTION")]
         if not manual:
-            cells += [_md(_source(c)) for c in written]
+            cells += [_md(cell_text(c)) for c in written]
         cells += [nbformat.v4.new_code_cell("# BEGIN SOLUTION NO PROMPT\n" + solution
                                             + "# END SOLUTION"),
                   _raw("# END SOLUTION"),
@@ -412,7 +410,7 @@ def rubrics_page(chapters: list[str]) -> str:
 
 def build(stem: str, out: Path, package: Path) -> Path:
     """Write the master notebook beside the package's wheel (``package``, from
-    tools/wheel.py) and run ``otter assign``; returns the chapter's folder."""
+    publish/wheel.py) and run ``otter assign``; returns the chapter's folder."""
     if package.name != wheel.name():
         raise ValueError(f"{package.name} is not this version's wheel ({wheel.name()})")
     folder = out / stem
@@ -434,7 +432,7 @@ def build(stem: str, out: Path, package: Path) -> Path:
 def _tidy_student(path: Path) -> None:
     """Drop the empty code cells that the solutions leave in the student's notebook."""
     nb = nbformat.read(path, as_version=4)
-    nb.cells = [c for c in nb.cells if c.cell_type != "code" or _source(c).strip()]
+    nb.cells = [c for c in nb.cells if c.cell_type != "code" or cell_text(c).strip()]
     nbformat.write(nb, path)
 
 
@@ -450,7 +448,8 @@ def check_rubrics() -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m publish assignments",
+                                     description=__doc__.splitlines()[0])
     parser.add_argument("chapters", nargs="*", help=f"chapters (default: all of "
                                                      f"{', '.join(CHAPTERS)})")
     parser.add_argument("--out", type=Path, default=OUT, help="output folder")

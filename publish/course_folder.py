@@ -1,9 +1,8 @@
-#!/usr/bin/env python3
 """A course folder that runs wherever students open it: the seed of a course's repository.
 
 ``make course`` writes ``_build/course/``:
 
-* ``notebooks/``: the student notebooks (tools/student_edition.py: the plain edition of
+* ``notebooks/``: the student notebooks (publish/student_edition.py: the plain edition of
   every chapter, without solutions; they read well without MyST). Their first cell installs
   the companion wherever it is missing (Colab, or a Jupyter without it): the wheel in
   ``wheels/`` if it finds it, the repository's main branch otherwise; it does nothing where
@@ -11,7 +10,7 @@
 * ``assignments/`` (with ``--assignments``): the otter-grader student notebooks of
   ``make assignments``;
 * ``wheels/two_vs_one_step-<companion.__version__>-py3-none-any.whl``: the package itself,
-  built from this checkout (tools/wheel.py). The repository publishes only its main branch
+  built from this checkout (publish/wheel.py). The repository publishes only its main branch
   and no release tags, so the folder carries the package it installs: it installs the same
   on the last day of the course as on the first;
 * ``requirements.txt``: that wheel, by its path in the folder, with the notebooks extra, and
@@ -26,7 +25,7 @@ tests/test_course_folder.py installs the folder into a fresh virtual environment
 files only (its requirements.txt and its wheel), outside the repository, and runs every
 notebook to the end.
 
-Usage: ``make course`` or ``python tools/course_folder.py [--out DIR] [--assignments]``.
+Usage: ``make course`` or ``python -m publish course [--out DIR] [--assignments]``.
 """
 
 from __future__ import annotations
@@ -38,10 +37,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tools"))
-import student_edition  # noqa: E402
-import wheel  # noqa: E402
+from publish import student_edition, wheel
+from publish.sources import ROOT, chapters
 
 OUT = ROOT / "_build" / "course"
 #: pinned from the book's requirements.txt: what the notebooks import, the Jupyter a
@@ -130,13 +127,13 @@ def write(out: Path = OUT, with_assignments: bool = False) -> Path:
     package = wheel.build(out / "wheels")
     with tempfile.TemporaryDirectory() as tmp:
         student_edition.write_sources(Path(tmp))
-        chapters = [p.stem for p in student_edition.plain_edition.chapters()]
-        for stem in chapters:
+        stems = [p.stem for p in chapters()]
+        for stem in stems:
             shutil.copy2(Path(tmp) / "notebooks" / f"{stem}.ipynb",
                          out / "notebooks" / f"{stem}.ipynb")
     assignments = []
     if with_assignments:
-        import assignments as otter_assignments
+        from publish import assignments as otter_assignments
         built = Path(tempfile.mkdtemp())
         try:
             for stem in otter_assignments.CHAPTERS:
@@ -149,12 +146,13 @@ def write(out: Path = OUT, with_assignments: bool = False) -> Path:
             shutil.rmtree(built, ignore_errors=True)
     (out / "requirements.txt").write_text(requirements())
     (out / "runtime.txt").write_text(runtime())
-    (out / "README.md").write_text(readme(chapters, assignments))
+    (out / "README.md").write_text(readme(stems, assignments))
     return out
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m publish course",
+                                     description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=OUT, help="output folder")
     parser.add_argument("--assignments", action="store_true",
                         help="add the otter-grader assignments (runs otter assign: minutes)")

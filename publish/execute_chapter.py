@@ -1,7 +1,7 @@
 """Execute chapters top to bottom and store what a reader sees: the code cells' outputs and
 the values of the ``{eval}`` roles of the markdown cells.
 
-    python tools/execute_chapter.py book/two_steps.ipynb [book/one_step.ipynb ...]
+    python -m publish execute book/two_steps.ipynb [book/one_step.ipynb ...]
 
 This replaces ``jupyter execute --inplace``. It runs the notebook the way JupyterLab with the
 MyST extension (``jupyterlab-myst``) runs it: every code cell in order, and after the code
@@ -10,7 +10,7 @@ above it, each markdown cell's ``{eval}`` expressions through the kernel's
 markdown cell's metadata under ``user_expressions``, in jupyterlab-myst's own format, so that
 
 * JupyterLab shows the numbers as soon as the chapter is opened, before it is run;
-* the plain edition (``tools/plain_edition.py``) prints them where MyST is not available;
+* the plain edition (publish/plain_edition.py) prints them where MyST is not available;
 * ``tests/test_book.py`` compares them with what the book's build evaluates, as it compares
   the code outputs (the build evaluates the same roles with MyST-NB's inline mode).
 
@@ -18,25 +18,32 @@ A figure's caption lives in the metadata of the code cell that draws it (``mystn
 its ``{eval}`` values are stored in that code cell's metadata, in the same format.
 
 The notebook's metadata is stored as JupyterLab writes it when it opens the chapter: the
-kernelspec of ``tools/plain_edition.py`` (``KERNELSPEC``) and the kernel's own
+kernelspec of publish/plain_edition.py (``KERNELSPEC``) and the kernel's own
 ``language_info``, so that opening the chapter does not mark it modified.
+
+A cell's printing is stored as printed, its consecutive stream outputs joined as the book's
+build joins them (``joined`` of publish/extensions/merge_streams.py) and as JupyterLab's
+output area does: how a cell's printing was split into messages depends on timing, and the
+stored chapter must not.
+
+Then it writes the plain edition (``book/plain/``, publish/plain_edition.py) from the
+chapters as they now are, so that a chapter's edit is: edit, execute, test.
 """
 
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from pathlib import Path
 
 import nbformat
 from nbclient import NotebookClient
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from plain_edition import KERNELSPEC  # noqa: E402
+from publish import plain_edition
+from publish.extensions.merge_streams import joined
+from publish.plain_edition import KERNELSPEC
+from publish.sources import EVAL_ROLE, ROOT
 
-#: an ``{eval}`` role in markdown: {eval}`expression`
-EVAL_ROLE = re.compile(r"\{eval\}`([^`]+)`")
 TIMEOUT = 300   # seconds per cell, as the build's execute.timeout
 
 
@@ -73,30 +80,14 @@ def _evaluate(client: NotebookClient, exprs: list[str]) -> list[dict]:
     return out
 
 
-def coalesced(outputs: list) -> list:
-    """``outputs`` with each run of consecutive stream outputs of the same name (stdout,
-    stderr) joined into one, as JupyterLab's output area joins them: how a cell's printing
-    was split into messages depends on timing, and the stored chapter must not. The text is
-    kept as printed, as the book's build joins it (``joined`` in book/_ext/merge_streams.py,
-    which this tool cannot import: book/_ext is on the path only in the build;
-    tests/test_merge_streams.py holds the two to the same result)."""
-    out = []
-    for output in outputs:
-        if (output.output_type == "stream" and out and out[-1].output_type == "stream"
-                and out[-1].name == output.name):
-            out[-1].text += output.text
-        else:
-            out.append(output)
-    return out
-
-
 def execute(path: Path) -> nbformat.NotebookNode:
     """Run the notebook at ``path`` in a fresh kernel (working directory: its folder) and
     return it with outputs, execution counts and stored expressions."""
     nb = nbformat.read(path, as_version=4)
     client = NotebookClient(nb, timeout=TIMEOUT, kernel_name="python3", record_timing=False,
                             resources={"metadata": {"path": str(path.parent)}})
-    # CurveZMQ keys for the kernel, as the book's build does (book/_ext/kernel_encryption.py):
+    # CurveZMQ keys for the kernel, as the book's build does
+    # (publish/extensions/kernel_encryption.py):
     # without them ipykernel warns that it runs over TCP without encryption
     client.create_kernel_manager().transport_encryption = "auto"
     with client.setup_kernel():
@@ -109,7 +100,7 @@ def execute(path: Path) -> nbformat.NotebookNode:
             if cell.cell_type == "code":
                 count += 1
                 client.execute_cell(cell, index, execution_count=count)
-                cell.outputs = coalesced(cell.outputs)
+                cell.outputs = joined(cell.outputs)
             if cell.cell_type in ("code", "markdown"):
                 exprs = expressions(prose(cell))
                 if exprs:
@@ -120,7 +111,8 @@ def execute(path: Path) -> nbformat.NotebookNode:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m publish execute",
+                                     description=__doc__.split("\n\n")[0])
     parser.add_argument("notebooks", nargs="+", type=Path)
     args = parser.parse_args(argv)
     for path in args.notebooks:
@@ -128,6 +120,10 @@ def main(argv=None) -> int:
         nbformat.write(nb, path)
         n = sum(len(c.metadata.get("user_expressions", [])) for c in nb.cells)
         print(f"{path}: executed, {n} expressions stored")
+    if any(path.resolve().is_relative_to(ROOT / "book") for path in args.notebooks):
+        written = plain_edition.write()
+        print(f"the plain edition: {len(written)} files in "
+              f"{plain_edition.OUT.relative_to(ROOT)}/")
     return 0
 
 

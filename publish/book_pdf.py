@@ -17,10 +17,10 @@ page links it (``_config.yml``, ``html.extra_footer``) and where the published s
   PDF is published; links to the web stay as they are.
 
 The browser is the system's Chromium (``apt-get install chromium``), as in the tests;
-Playwright never downloads one. Self-contained: it imports nothing from the repository.
-tests/test_book_pdf.py reads the PDF back.
+Playwright never downloads one. The pages' order is the table of contents as
+publish/sources.py reads it. tests/test_book_pdf.py reads the PDF back.
 
-    python tools/book_pdf.py [--html _build/html] [--out _build/pdf/book.pdf]
+    python -m publish pdf [--html _build/html] [--out _build/pdf/book.pdf]
 """
 
 from __future__ import annotations
@@ -34,11 +34,11 @@ import time
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-import yaml
 from pypdf import PdfReader, PdfWriter
 from pypdf.generic import ArrayObject, NameObject, NullObject, TextStringObject
 
-ROOT = Path(__file__).resolve().parents[1]
+from publish.sources import ROOT, config, toc
+
 HTML = ROOT / "_build" / "html"
 OUT = ROOT / "_build" / "pdf" / "book.pdf"
 #: where the published site serves the PDF, relative to the site's root (the footer's link)
@@ -80,19 +80,7 @@ FOOTER = ('<div style="font-size:8pt; color:#666; width:100%; text-align:center;
 def toc_pages(root: Path = ROOT) -> list[str]:
     """Every file of ``_toc.yml`` (the root first, then parts, chapters and their sections in
     reading order), without its extension."""
-    toc = yaml.safe_load((root / "_toc.yml").read_text())
-    pages = [toc["root"]]
-
-    def walk(entries):
-        for entry in entries or []:
-            if "file" in entry:
-                pages.append(entry["file"])
-            walk(entry.get("sections"))
-
-    for part in toc.get("parts", []):
-        walk(part.get("chapters"))
-    walk(toc.get("chapters"))
-    return pages
+    return [doc.name for doc in toc(root)]
 
 
 def _html_escape(text: str) -> str:
@@ -201,20 +189,20 @@ def join(printed: list[tuple[str, str, Path]], numbers: Path, html: Path,
     writer.add_metadata({"/Title": title, "/Author": author,
                          "/Subject": "An executable companion to Moniri and Hassani, arXiv "
                                      "2605.17767",
-                         "/Creator": "tools/book_pdf.py (Chromium through Playwright)"})
+                         "/Creator": "publish/book_pdf.py (Chromium through Playwright)"})
     writer.page_mode = "/UseOutlines"
     return writer
 
 
 def build(html: Path = HTML, out: Path = OUT, copy_to_site: bool = True) -> Path:
     start = time.perf_counter()
-    config = yaml.safe_load((ROOT / "_config.yml").read_text())
+    settings = config(ROOT)
     stems = toc_pages(ROOT)
     with tempfile.TemporaryDirectory(prefix="book-pdf-") as tmp:
         workdir = Path(tmp)
         printed = print_pages(html, stems, workdir)
-        writer = join(printed, workdir / "numbers.pdf", html, config.get("title", ""),
-                      config.get("author", ""))
+        writer = join(printed, workdir / "numbers.pdf", html, settings.get("title", ""),
+                      settings.get("author", ""))
         out.parent.mkdir(parents=True, exist_ok=True)
         buffer = io.BytesIO()
         writer.write(buffer)
@@ -231,7 +219,8 @@ def build(html: Path = HTML, out: Path = OUT, copy_to_site: bool = True) -> Path
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m publish pdf",
+                                     description=__doc__.split("\n\n")[0])
     parser.add_argument("--html", type=Path, default=HTML, help="the built book (make book)")
     parser.add_argument("--out", type=Path, default=OUT, help="the PDF to write")
     parser.add_argument("--no-site-copy", action="store_true",

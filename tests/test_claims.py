@@ -121,7 +121,7 @@ def test_the_built_registry_offers_each_figure_as_a_pdf(built_book):
 #: every number the registry quotes: (name, key) of a chapter's summary
 QUOTED = sorted({m.groups() for c in claims.CLAIMS for m in claims.PLACEHOLDER.finditer(c.claim)})
 #: a chapter's code: ``from companion.chapters.<chapter> import a, b as c``
-IMPORT = re.compile(r"^from (companion\.chapters\.\w+) import \(?([^)\n]+)\)?", re.M)
+IMPORT = re.compile(r"^from (companion\.chapters\.\w+) import \(?\s*([^)\n]+)\)?", re.M)
 BINDING = re.compile(r"^(\w+) = (\w+)\.(\w+)\(([^\n]*)\)", re.M)
 LOADED = re.compile(r"^(\w+) = store\.load\(\"(E\d+)\"\)", re.M)
 

@@ -5,9 +5,9 @@ For every chapter this writes an Otter Assign master notebook and runs ``otter a
 * a **question per exercise with a checker** (book/CONVENTIONS.md, "Exercises"): the
   exercise's text, the starter cell with each ``check(label, ...)`` answer held in a variable
   (``intro_ex_tanh_alpha2 = ...``), and the solution's code, which sets the variables. Its
-  **public tests** (the student's notebook runs them with ``grader.check``) say whether the
-  form is right (``companion.exercises.check_form``: a whole number, one number, a list of so
-  many numbers, a function that returns a number at every test point), for 0 points; its
+  **public tests** (the student's notebook runs them with ``grader.check``) run the
+  companion's own ``companion.exercises.check`` and show only True or False (so the local
+  check and the chapter's checker agree, and neither reveals the answer), for 0 points; its
   **hidden tests** (only in the autograder) compare each value with the one
   publish/answer_key.py computes, for 1 point per part, self-contained (no call into the
   package the student's notebook could change). A hidden test accepts 1.6 times the stated
@@ -224,13 +224,13 @@ def _bound(label: str, value: float) -> float:
 
 
 def public_test(label: str) -> nbformat.NotebookNode:
+    """What ``grader.check`` runs in the student's notebook: the companion's own check, so
+    that the two agree (a wrong answer fails both); it shows ``True`` or ``False``, never the
+    value."""
     code = (f'""" # BEGIN TEST CONFIG\npoints: 0\n""" # END TEST CONFIG\n'
-            f"from companion.exercises import check_form\n"
-            f'check_form("{label}", {variable(label)})')
-    spec = ANSWERS[label]
-    from companion.exercises import check_form
-    shown = repr(check_form(label, answer_key.EXPECTED[label]()))
-    return _test_cell(code, shown, spec)
+            f"from companion.exercises import check\n"
+            f'check("{label}", {variable(label)}).right')
+    return _test_cell(code, "True", ANSWERS[label])
 
 
 def hidden_test(label: str) -> nbformat.NotebookNode:
@@ -304,7 +304,10 @@ def master(stem: str) -> nbformat.NotebookNode:
         "show_question_points": True,
         "export_cell": {"pdf": False, "instructions": (
             "Save the notebook, run this cell and submit the zip file it makes (or the "
-            "notebook itself, as your course says).")},
+            "notebook itself, as your course says). Otter may print \"No log found with "
+            "which to verify student scores\" and a table with a \"Public Tests\" row of "
+            "NaN: that is its own bookkeeping (no log is kept here and the checks above "
+            "carry no points), not a verdict on your answers.")},
         "generate": {"pdf": False, "show_stdout": True},
         "tests": {"files": False, "ok_format": True},
     }
@@ -315,11 +318,14 @@ def master(stem: str) -> nbformat.NotebookNode:
                  "* Where an answer is a number, a list or a function, put it in the variable "
                  "in place of `...` and run the cell: `check` says whether it is right or "
                  "in which direction it is off, never the answer. `grader.check(...)` "
-                 "under it tells you whether the *form* is right (a number, a list, a "
-                 "function); the values are graded after you submit.\n"
+                 "under it runs the same check and passes only when `check` says right; "
+                 "the points are given by the grader after you submit.\n"
                  "* Where an exercise asks for a derivation or an explanation, write it in the "
                  "Markdown cell under it (LaTeX between `$` signs works).\n"
-                 "* Every code cell runs on its own: it imports what it needs.")]
+                 "* Every code cell runs on its own: it imports what it needs.\n"
+                 "* The same exercises, ungraded and with their solutions to unfold, are "
+                 "in the chapter itself and in the course folder your instructor may hand "
+                 "out (`make course`); this notebook is their graded form.")]
     for ex in found:
         label, name = ex["label"], variable(ex["label"])
         checked = [lbl for lbl in ANSWERS if lbl.split("/")[0] == label]

@@ -116,6 +116,13 @@ def readme(chapters: list[str], assignments: list[str]) -> str:
         f"- `wheels/{wheel.name()}`: the companion package",
         *[f"- `assignments/{stem}.ipynb` (graded with otter-grader: answer in the cells, "
           "run `grader.check`, submit as your course says)" for stem in assignments], "",
+        "## Graded or not", "",
+        "These notebooks are for practice: each exercise's `check` cell says whether an "
+        "answer is right or in which direction it is off. The same exercises as graded "
+        "assignments (otter-grader; the same `check`, and a `grader.check` that agrees with "
+        "it) are made by the companion's `make assignments` (see its page for instructors)"
+        + (" and are in `assignments/` here." if assignments else
+           "; `make course COURSE_FLAGS=--assignments` puts them into this folder."), "",
         ""]
     return "\n".join(lines)
 

@@ -77,8 +77,8 @@ def test_every_checked_part_has_a_public_form_test_and_a_hidden_value_test(maste
                 assert "points: 1" in text and shown == "True"
                 assert "companion" not in text, "a hidden test must not call the package"
             else:
-                assert "points: 0" in text and "check_form" in text
-                assert shown.startswith("Right form")
+                assert "points: 0" in text and f'check("{label}",' in text
+                assert shown == "True"
 
 
 def _run_hidden(label: str, answer) -> bool:
@@ -88,6 +88,29 @@ def _run_hidden(label: str, answer) -> bool:
     scope = {assignments.variable(label): answer}
     exec("\n".join(setup), scope)
     return eval(last, scope) is True
+
+
+def _run_public(label: str, answer) -> bool:
+    """Evaluate the public test of ``label`` as ``grader.check`` would."""
+    body = assignments.public_test(label).source.split("# END TEST CONFIG\n", 1)[1]
+    *setup, last = body.strip().splitlines()
+    scope = {assignments.variable(label): answer}
+    exec("\n".join(setup), scope)
+    return eval(last, scope) is True
+
+
+@pytest.mark.parametrize("label", sorted(ANSWERS))
+def test_the_local_check_agrees_with_the_chapters_checker(label):
+    """issue 41: a wrong answer got "Not yet" from check and "All test cases passed!" from
+    grader.check right below it; now the public test is check's verdict, True or False."""
+    spec, values = ANSWERS[label], answer_key.expected_values(label)
+    right = answer_key.EXPECTED[label]()
+    wrong = [v * 1.5 + 1.0 for v in values]
+    answer = {"numbers": wrong, "function": lambda *a: wrong[spec.points.index(a)]}.get(
+        spec.kind, wrong[0])
+    assert _run_public(label, right) and bool(check(label, right))
+    assert not _run_public(label, answer) and not bool(check(label, answer))
+    assert str(values[0]) not in assignments.public_test(label).source
 
 
 @pytest.mark.parametrize("label", sorted(ANSWERS))
@@ -230,7 +253,7 @@ def test_otter_grades_solutions_full_starters_zero_and_one_wrong_answer_partiall
         # students get no hidden test and no solution
         text = student.read_text()
         assert '"hidden": true' not in text and "BEGIN SOLUTION" not in text
-        assert "abs(float(" not in text and "check_form" in text
+        assert "abs(float(" not in text and ".right" in text
         solved = _grade(dist, dist / "autograder" / f"{stem}.ipynb", tmp_path / "sol" / stem)
         assert solved and all(s == m and m > 0 for s, m in solved.values()), (stem, solved)
         untouched = _grade(dist, student, tmp_path / "start" / stem)

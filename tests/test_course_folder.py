@@ -15,7 +15,7 @@ import re
 
 import pytest
 
-from publish import course_folder, student_edition, wheel
+from publish import assignments, course_folder, student_edition, wheel
 from publish.sources import chapters
 
 import _play
@@ -37,6 +37,10 @@ def test_the_folder_holds_every_student_notebook_and_what_binder_needs(course):
     readme = (course / "README.md").read_text()
     assert "pip install -r requirements.txt" in readme and "mybinder.org" in readme
     assert "github.com/moniri" not in readme, "the README links to the repository (solutions)"
+    # the graded assignments and this folder each say how to get the other (issue 41)
+    assert "make assignments" in readme and "--assignments" in readme
+    intro = assignments.master("intro").cells[1].source
+    assert "course folder" in intro and "make course" in intro
 
 
 def test_the_requirements_install_the_folders_own_wheel_and_the_books_versions(course):

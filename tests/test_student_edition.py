@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from publish import student_edition, wheel
+from publish import plain_edition, student_edition, wheel
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -145,3 +145,15 @@ def test_student_edition_builds_with_every_exercise_and_no_solution(tmp_path):
         visible = re.sub(r"<[^>]+>", " ", visible)
         assert not re.search(r"rocket|dropdown|Solutions are", visible), stem
     assert not (out / "html" / "book" / "instructors.html").exists()
+
+
+@pytest.mark.parametrize("stem", CHAPTERS)
+def test_every_figure_of_the_student_notebooks_has_alt_text(stem):
+    """The notebooks a course hands out (the plain edition without solutions) describe every
+    image for a screen reader, as the book does (issue 41)."""
+    path = ROOT / "book" / f"{stem}.ipynb"
+    nb = student_edition.student_text(student_edition.strip_solutions(
+        plain_edition.plain_notebook(path, plain_edition.Book())), stem)
+    images = [o for c in nb["cells"] for o in c.get("outputs", [])
+              if "image/png" in o.get("data", {})]
+    assert all(o["metadata"]["image/png"]["alt"].strip() for o in images), stem

@@ -84,7 +84,8 @@ def test_every_experiment_writes_figure_and_tidy_data(tmp_path, tiny_sizes):
         header = (tmp_path / f"{eid}.csv").read_text().splitlines()[0].split(",")
         assert "seed" in header and "N" in header
     e7 = (tmp_path / "E7.csv").read_text().splitlines()
-    assert len(e7) == 1 + 2 * 3 * 2 and "alpha1" in e7[0] and "batch" in e7[0]
+    # one row per run and singular value (rank 1 to 4)
+    assert len(e7) == 1 + 2 * 3 * 2 * 4 and "alpha1" in e7[0] and "rank" in e7[0]
     assert "all experiments" in err.getvalue()                  # the overall progress bar
     # shared namespaces: E4 and E5's reused runs are E3's; E8's He_3 and E9's tanh are E7's
     assert len(list((tmp_path / "cache" / "two_step_run").glob("*.npz"))) == 6 * 2 + 2 * 2
@@ -178,3 +179,30 @@ def test_e17_csv_names_its_quantities():
     assert not any("_n1_" in c or "_parts" in c for c in stored[0])
     first = rows[0]
     assert float(stored[0]["test_error"]) == pytest.approx(first["test_error"], abs=1e-6)
+
+
+@pytest.mark.parametrize("eid", sorted(rp.CATALOG, key=lambda e: int(e[1:])))
+def test_every_stored_csv_is_long_and_names_its_quantities(eid):
+    """Every stored table is tidy: no column numbered like ``s_0`` or ``terms_3`` (an entry
+    of an array is a row, with its index as a column: ``k`` for a term, ``rank`` for a
+    singular value), and the stored file holds what the catalog's rows function makes of
+    the stored runs (issue 42)."""
+    import csv
+    import re
+
+    runs = store.load(eid)
+    if runs is None:
+        pytest.skip("no stored runs (COMPANION_PAPER_DATA=off)")
+    path = Path(store.__file__).resolve().parents[1] / "data" / "paper" / f"{eid}.csv"
+    with open(path) as fh:
+        stored = list(csv.DictReader(fh))
+    numbered = [c for c in stored[0] if re.search(r"_\d+$", c)]
+    assert not numbered, (eid, numbered)
+    rows = rp.CATALOG[eid].rows(runs)
+    assert len(stored) == len(rows)
+    columns: list[str] = []
+    for r in rows:
+        columns += [k for k in r if k not in columns]
+    assert list(stored[0]) == columns
+    meta = json.loads(path.with_suffix(".json").read_text())
+    assert meta["rows"] == len(rows) and meta["columns"] == columns

@@ -37,18 +37,26 @@ class Entry:
     rows: Callable = tidy.rows_per_run
 
 
+#: rows per run and term of W2 (k = 0, 1, ...: ``terms``, ``separate``, ``leading``), per run
+#: and singular value (rank 1, 2, ...: ``s`` and ``cos2``), and per run and spike of the census
+#: (rank 1, 2, ...: ``s``, ``weight``, ``order`` and the null run's)
+BY_TERM = tidy.rows_by_suffix("k")
+BY_RANK = tidy.rows_by_suffix("rank", start=1)
+BY_SPIKE = tidy.rows_along("s", index="rank", start=1)
+
 CATALOG: dict[str, Entry] = {
     "E1": Entry(one_step.TRANSITION, one_step_figures.transition, tidy.rows_along("eta")),
     "E2": Entry(one_step.GROWTH, one_step_figures.growth, tidy.rows_along("alpha")),
-    "E3": Entry(two_steps.PHASE_DIAGRAM, two_steps_figures.phase_diagram),
-    "E4": Entry(two_steps.EXPONENT_CHECK, two_steps_figures.exponents),
-    "E5": Entry(two_steps.ONE_STEP_COLLAPSE, two_steps_figures.one_step_collapse),
+    "E3": Entry(two_steps.PHASE_DIAGRAM, two_steps_figures.phase_diagram, BY_TERM),
+    "E4": Entry(two_steps.EXPONENT_CHECK, two_steps_figures.exponents, BY_TERM),
+    "E5": Entry(two_steps.ONE_STEP_COLLAPSE, two_steps_figures.one_step_collapse, BY_TERM),
     "E6": Entry(reuse_vs_fresh.FIRST_DIRECTION, reuse_vs_fresh_figures.first_direction),
-    "E7": Entry(reuse_vs_fresh.HEADLINE, reuse_vs_fresh_figures.headline_projection),
-    "E8": Entry(reuse_vs_fresh.OTHER_TARGETS, reuse_vs_fresh_figures.other_targets),
-    "E9": Entry(reuse_vs_fresh.ACTIVATION_ABLATION, reuse_vs_fresh_figures.activation_ablation),
+    "E7": Entry(reuse_vs_fresh.HEADLINE, reuse_vs_fresh_figures.headline_projection, BY_RANK),
+    "E8": Entry(reuse_vs_fresh.OTHER_TARGETS, reuse_vs_fresh_figures.other_targets, BY_RANK),
+    "E9": Entry(reuse_vs_fresh.ACTIVATION_ABLATION, reuse_vs_fresh_figures.activation_ablation,
+                BY_RANK),
     "E10": Entry(two_steps.SPECTRUM, two_steps_figures.spectrum_beside_null, tidy.spectrum_rows),
-    "E11": Entry(two_steps.SPIKES_ONE_BY_ONE, two_steps_figures.spike_emergence_counts),
+    "E11": Entry(two_steps.SPIKES_ONE_BY_ONE, two_steps_figures.spike_emergence_counts, BY_SPIKE),
     "E12": Entry(learned_directions.LEARNED_DIRECTIONS, learned_directions_figures.spike_content,
                  learned_directions.spike_rows),
     "E13": Entry(finite_size_calibration.CALIBRATION, finite_size_figures.census_calibration,
@@ -57,7 +65,7 @@ CATALOG: dict[str, Entry] = {
                  learned_directions_transects.transect_rows),
     "E15": Entry(two_steps.PHASE_PREDICTION, two_steps_figures.predicted_phase_diagram,
                  tidy.rows_along("alpha2")),
-    "E16": Entry(two_steps.GRID_CHECK, two_steps_figures.grid_check),
+    "E16": Entry(two_steps.GRID_CHECK, two_steps_figures.grid_check, BY_SPIKE),
     "E17": Entry(reuse_vs_fresh.READOUT, reuse_vs_fresh_figures.readout_errors_by_N,
                  tidy.readout_rows),
     "E18": Entry(learned_directions_learnability.LEARNABILITY,

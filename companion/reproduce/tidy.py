@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import datetime as _dt
 import json
+import re
 from pathlib import Path
 from typing import Callable
 
@@ -43,21 +44,59 @@ def rows_per_run(runs: Runs) -> list[dict]:
     return rows
 
 
-def rows_along(key: str) -> Callable[[Runs], list[dict]]:
+def rows_along(key: str, index: str | None = None, start: int = 0
+               ) -> Callable[[Runs], list[dict]]:
     """Rows per run and entry of the result array ``key`` (E1: the step sizes, E2: the
-    exponents): arrays running along it become columns, the rest as in :func:`rows_per_run`."""
+    exponents): arrays running along it become columns, the rest as in :func:`rows_per_run`.
+    ``index``: the name of a column that numbers the entries from ``start`` (``"k"`` for the
+    terms of W2 from k = 0, ``"rank"`` for singular values from 1)."""
     def rows(runs: Runs) -> list[dict]:
         out = []
         for run in runs:
             length = np.asarray(run.result[key]).size
             for j in range(length):
                 row = _base(run)
+                if index is not None:
+                    row[index] = j + start
                 for name, value in run.result.items():
                     a = np.asarray(value)
                     if a.shape == (length,):
                         row[name] = a[j].item()
                     else:
                         _flatten(row, name, a)
+                out.append(row)
+        return out
+    return rows
+
+
+def rows_by_suffix(index: str, start: int = 0) -> Callable[[Runs], list[dict]]:
+    """Rows per run and entry of results stored one number a name, ``<name>_<j>`` (E3: the
+    terms ``terms_0 .. terms_3``, E7: the top singular values ``s_0 ..``): one row per j, the
+    entry in a column ``index`` (numbered from ``start``) and each ``<name>`` a column; the
+    other results as in :func:`rows_per_run`."""
+    numbered = re.compile(r"^(.+)_(\d+)$")
+
+    def rows(runs: Runs) -> list[dict]:
+        out = []
+        for run in runs:
+            base, entries = _base(run), {}
+            for name, value in run.result.items():
+                m = numbered.match(name)
+                if m and np.ndim(value) == 0:
+                    entries.setdefault(int(m.group(2)), {})[m.group(1)] = np.asarray(value).item()
+                else:
+                    _flatten(base, name, value)
+            arrays: dict = {}
+            for name, value in run.result.items():
+                if np.ndim(value) >= 2 and np.shape(value)[0] == len(entries):
+                    arrays[name] = np.asarray(value)      # one slice a row (E7's left vectors)
+            for name in arrays:
+                for key in [k for k in base if k == name or k.startswith(name + "_")]:
+                    del base[key]
+            for j in sorted(entries):
+                row = {**base, index: j + start, **entries[j]}
+                for name, value in arrays.items():
+                    _flatten(row, name, value[j])
                 out.append(row)
         return out
     return rows
@@ -109,18 +148,25 @@ def _fmt(v):
     return v
 
 
-def write_tidy(out: Path, experiment, scale: str, runs: Runs, rows: list[dict],
-               sidecar: dict | None = None) -> list[Path]:
-    """Write ``<id>.csv`` (floats to 6 decimals), ``<id>.json`` and ``<id>.npz``."""
+def write_csv(out: Path, eid: str, rows: list[dict]) -> tuple[Path, list[str]]:
+    """``<eid>.csv`` of ``rows`` (floats to 6 decimals), its columns in order of appearance."""
     columns: list[str] = []
     for r in rows:
         columns += [k for k in r if k not in columns]
-    csv_path, json_path = out / f"{experiment.id}.csv", out / f"{experiment.id}.json"
-    with open(csv_path, "w", newline="") as fh:
+    path = out / f"{eid}.csv"
+    with open(path, "w", newline="") as fh:
         w = csv.DictWriter(fh, fieldnames=columns)
         w.writeheader()
         for r in rows:
             w.writerow({k: _fmt(v) for k, v in r.items()})
+    return path, columns
+
+
+def write_tidy(out: Path, experiment, scale: str, runs: Runs, rows: list[dict],
+               sidecar: dict | None = None) -> list[Path]:
+    """Write ``<id>.csv`` (floats to 6 decimals), ``<id>.json`` and ``<id>.npz``."""
+    csv_path, columns = write_csv(out, experiment.id, rows)
+    json_path = out / f"{experiment.id}.json"
     meta = {"experiment": experiment.id, "title": experiment.title, "package": "companion",
             "version": __version__, "scale": scale,
             "date": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),

@@ -421,8 +421,9 @@ def render() -> str:
         "```",
         "",
         "Each experiment writes `E<k>.png` and `E<k>.pdf` (drawn by the same function as the "
-        "chapter's figure), `E<k>.csv` (tidy: one row per run, every parameter and the seed as "
-        "columns), `E<k>.json` (package version, scale, date, the parameters of every run) and "
+        "chapter's figure), `E<k>.csv` (tidy, long form: one row per run and entry, every "
+        "parameter and the seed as columns, each quantity named), `E<k>.json` (package "
+        "version, scale, date, the parameters of every run) and "
         "`E<k>.npz` (the runs themselves). Runs are cached under `OUT/cache`, keyed by every "
         "parameter, the seed, the package version and a fingerprint of the numerics' source: "
         "a rerun reuses them, an interrupted run resumes, a damaged entry is recomputed.",

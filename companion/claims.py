@@ -263,8 +263,9 @@ CLAIMS: list[Claim] = [
           r"$\log N$ changes sign along $\alpha_2$ = ⟨learn.alpha2⟩ at $\alpha_1 \approx$ "
           r"⟨learn.zero⟩ (⟨learn.seeds⟩ seeds, $N$ = ⟨learn.N_low⟩ to ⟨learn.N_high⟩; the "
           r"finite-$N$ prediction: ⟨learn.predicted_zero⟩), below the limit's line "
-          r"⟨learn.line⟩ and moving towards it as $N$ grows; the fresh batch's term does not "
-          r"grow (slopes ⟨learn.fresh_span⟩)",
+          r"⟨learn.line⟩; the prediction's zero moves towards the line as $N$ grows, the "
+          r"measured one not yet at these sizes; the fresh batch's term barely grows (slopes "
+          r"⟨learn.fresh_span⟩)",
           "companion measures, derives", "fig-ld-learnability",
           "tests/chapters/learned_directions/test_learnability.py::"
           "test_stored_e18_the_growth_changes_sign_below_the_line_as_predicted", ("E18",)),

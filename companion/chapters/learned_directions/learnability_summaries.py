@@ -27,7 +27,14 @@ from companion.chapters.learned_directions.learnability import (
 from companion.core.finite_n import predicted_terms
 from companion.core.growth import predicted_slope, slope_between, zero_crossing
 from companion.core.runs import Runs
-from companion.presentation.book import Numbers, fmt, fmt_fixed, fmt_signed, power
+from companion.presentation.book import (
+    Numbers,
+    fmt,
+    fmt_fixed,
+    fmt_percent,
+    fmt_signed,
+    power,
+)
 
 #: the term that carries the direction
 K = 2
@@ -157,6 +164,12 @@ def learnability(runs: Runs) -> Numbers:
     need = width_for_zero_near_line(alpha2)
     fresh = [r["fresh_slope"] for r in rows]
     ratio = min(r["reused_own_cos2"] / r["fresh_own_cos2"] for r in rows)
+    ranges = growth_ranges(runs)
+    zeros = [measured_zero(slope_table(runs, "alpha1", *r)) for r in ranges]
+    # how far the prediction lies above the measured term, median over the points
+    over = [float(np.median([predicted_strength(N, r["alpha1"], r["alpha2"])
+                             / r[f"reused_strength_{end}"] - 1 for r in rows]))
+            for N, end in ((N_low, "low"), (N_high, "high"))]
     return Numbers(
         N_low=N_low, N_high=N_high, seeds=rows[0]["seeds"], alpha2=fmt(alpha2, 2),
         line=fmt(line, 3), zero="none" if zero is None else fmt(zero, 2),
@@ -166,4 +179,11 @@ def learnability(runs: Runs) -> Numbers:
         far_zero=fmt(far, 2), close=fmt(CLOSE, 2),
         need=power(2, int(np.log2(need))),
         fresh_span=f"{fmt_signed(min(fresh))} to {fmt_signed(max(fresh))}",
-        own_ratio=fmt(ratio, 2))
+        own_ratio=fmt(ratio, 2),
+        range_first=f"{ranges[0][0]} to {ranges[0][1]}",
+        range_last=f"{ranges[-1][0]} to {ranges[-1][1]}",
+        zero_first="none" if zeros[0] is None else fmt(zeros[0], 2),
+        zero_last="none" if zeros[-1] is None else fmt(zeros[-1], 2),
+        pred_first=fmt(predicted_zero(*ranges[0], alpha2), 2),
+        pred_last=fmt(predicted_zero(*ranges[-1], alpha2), 2),
+        over_low=fmt_percent(over[0], 1), over_high=fmt_percent(over[1], 1))

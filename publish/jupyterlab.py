@@ -33,7 +33,9 @@ chapter of ``_toc.yml`` this writes a copy in which
 
 Nothing else changes: outputs, metadata and the stored {eval} values are the chapter's, so
 JupyterLab shows the stored numbers before anything runs and opening a notebook does not
-modify it.
+modify it. The notebook's metadata gains the chapter's reading-time counts
+(``companion.presentation.reading.STORED``), since the written-out references read longer
+than the roles they replace and the opening's reading time must stay the book's.
 
 Usage, from the repository's root: ``python -m publish jupyterlab --in-place book`` (Binder's
 ``binder/postBuild``: the image's copy of the chapters becomes the reading; never commit the
@@ -47,12 +49,14 @@ from __future__ import annotations
 
 import argparse
 import copy
+import dataclasses
 import posixpath
 import sys
 from pathlib import Path
 
 import yaml
 
+from companion.presentation import reading as reading_rule
 from publish.book import Book, Target, numbered_kind, term_id
 from publish.sources import (
     CITATIONS,
@@ -161,6 +165,11 @@ def reading(doc: Doc, book: Book, nb: dict | None = None) -> dict:
     source): a new notebook dict. A notebook that already is one is refused (its references
     are no longer the sources' and its figures' names would be written twice)."""
     nb = copy.deepcopy(nb if nb is not None else read(doc.path))
+    # the prose reads differently once references are written out: the copy keeps the
+    # chapter's reading time (companion.presentation.reading.STORED)
+    section, key = reading_rule.STORED
+    nb.setdefault("metadata", {}).setdefault(section, {})[key] = dataclasses.asdict(
+        reading_rule.count(nb))
     first = True
     for cell in nb["cells"]:
         text = cell_text(cell)

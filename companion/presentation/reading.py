@@ -69,14 +69,10 @@ def count_words(text: str) -> int:
     return sum(1 for token in text.split() if re.search(r"\w", token))
 
 
-def reading_time(path) -> Reading | None:
-    """The reading time of the chapter notebook at ``path`` by the rule of this module, or
-    None where the notebook is not there to read (a copy run elsewhere, such as Colab's)."""
-    path = Path(path)
-    if not path.is_file():
-        return None
+def count(notebook: dict) -> Reading:
+    """What the rule counts in a chapter notebook (a dict as read from its file)."""
     words = figures = code = 0
-    for cell in json.loads(path.read_text(encoding="utf8"))["cells"]:
+    for cell in notebook["cells"]:
         meta = cell.get("metadata", {})
         tags = set(meta.get("tags", []))
         if SOLUTION_TAG in tags:
@@ -93,3 +89,21 @@ def reading_time(path) -> Reading | None:
         if not tags & HIDDEN_TAGS:
             code += 1
     return Reading(words, figures, code)
+
+
+#: where a generated copy of a chapter whose prose reads differently (the JupyterLab reading:
+#: references written out as names and links) keeps the counts of the chapter it copies
+STORED = ("companion", "reading")
+
+
+def reading_time(path) -> Reading | None:
+    """The reading time of the chapter notebook at ``path`` by the rule of this module, or
+    None where the notebook is not there to read (a copy run elsewhere, such as Colab's). A
+    copy that carries its chapter's counts in its metadata (:data:`STORED`) gives those, so
+    that Binder's JupyterLab shows the book's number."""
+    path = Path(path)
+    if not path.is_file():
+        return None
+    notebook = json.loads(path.read_text(encoding="utf8"))
+    stored = notebook.get("metadata", {}).get(STORED[0], {}).get(STORED[1])
+    return Reading(**stored) if stored else count(notebook)

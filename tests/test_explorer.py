@@ -48,9 +48,33 @@ ASCII_MATH = re.compile(r"\b(alpha ?[12]|eta ?[12]|Lambda|Theta|W ?[02]|He_\d|T_
 ALLOWED_SCHEMES = ("file:", "data:", "about:", "blob:")
 
 
+#: the quantities a stored CSV has one row per entry of (a term k of W2, a singular value of
+#: rank 1, 2, ...); every other column is the run's
+ENTRIES = {"k": ("terms", "leading", "separate"),
+           "rank": ("s", "cos2", "weight", "order", "s_null", "weight_null")}
+
+
 def _csv(eid: str) -> list[dict]:
+    """The stored CSV, one row per run: a long file's entries of one run (its rows from
+    ``k = 0`` or ``rank = 1`` on) joined into ``<quantity>_<j>`` columns, j from 0."""
     with open(DATA / f"{eid}.csv", newline="") as f:
-        return list(csv.DictReader(f))
+        rows = list(csv.DictReader(f))
+    index = next((i for i in ENTRIES if rows and i in rows[0]), None)
+    if index is None:
+        return rows
+    first = "0" if index == "k" else "1"
+    runs: list[list[dict]] = []
+    for r in rows:
+        if r[index] == first:
+            runs.append([])
+        runs[-1].append(r)
+    out = []
+    for group in runs:
+        row = {c: v for c, v in group[0].items() if c not in ENTRIES[index] and c != index}
+        for j, r in enumerate(group):
+            row.update({f"{q}_{j}": r[q] for q in ENTRIES[index] if q in r})
+        out.append(row)
+    return out
 
 
 def _sweep(rows: list[dict]) -> list[dict]:

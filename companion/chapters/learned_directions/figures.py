@@ -536,3 +536,42 @@ def learnability_line(runs: Runs, ranges=None):
     ax.set_ylabel("growth exponent, $k = 2$ term")
     ax.legend(loc="upper left", fontsize=11, handletextpad=0.4, borderaxespad=0.3)
     return fig
+
+
+#: the points of the alpha1 transect drawn against N (every other one: five lines stay legible)
+STRENGTH_POINTS = (0.10, 0.175, 0.225, 0.275, 0.35)
+
+
+def learnability_strengths(runs: Runs, alpha1s=STRENGTH_POINTS):
+    """E18 (book: ld-sec-learnability): the reused batch's k = 2 separate strength against N
+    at points of the alpha1 transect (alpha2 = 0.45), one colour per alpha1: the seeds' mean
+    with its 95% t interval (markers) and the finite-N prediction (line of the same colour),
+    on log-log axes, so that a growth exponent is a slope."""
+    import matplotlib as mpl
+
+    if runs is None or not len(runs):
+        return stored_runs_absent()
+    alpha2 = lsum.TRANSECTS["alpha1"]["value"]
+    fig, ax = new_figure(figsize=(5, 4.2))
+    colours = mpl.colormaps["viridis"](np.linspace(0.0, 0.85, len(alpha1s)))
+    all_Ns: set[int] = set()
+    for a1, colour in zip(alpha1s, colours):
+        Ns = lsum.sizes(runs, (a1, alpha2))
+        all_Ns |= set(Ns)
+        stats = [intervals.t_interval(lsum.strengths(runs, (a1, alpha2), N)) for N in Ns]
+        mean = np.array([s.mean for s in stats])
+        err = np.array([[s.mean - s.low for s in stats], [s.high - s.mean for s in stats]])
+        ax.errorbar(Ns, mean, yerr=err, fmt="o", color=colour, ms=5, capsize=2,
+                    label=rf"$\alpha_1$ = {a1:g}")
+        grid = np.unique(np.geomspace(Ns[0], Ns[-1], 12).round().astype(int))
+        ax.plot(grid, [lsum.predicted_strength(int(N), a1, alpha2) for N in grid], "-",
+                color=colour, lw=1.5)
+    ax.plot([], [], "-", color=cplt.PALETTE["theory"], lw=1.5, label="finite-$N$ prediction")
+    ax.set_yscale("log")
+    ticks = [0.5, 1, 2, 4]
+    ax.set_yticks(ticks, [f"{t:g}" for t in ticks])
+    ax.minorticks_off()
+    log_axis(ax, sorted(all_Ns), pad=1.15, label="$N$")
+    ax.set_ylabel("$k = 2$ separate strength, reused")
+    ax.legend(loc="upper left", fontsize=10, handletextpad=0.4, borderaxespad=0.3)
+    return fig

@@ -96,6 +96,11 @@ def _values(runs: Runs, point, N: int, batch: str, key: str = "separate") -> np.
                      else np.asarray(r[f"{key}_{batch}"])[K][0] for r in sel], float)
 
 
+def strengths(runs: Runs, point, N: int, batch: str = "reused") -> np.ndarray:
+    """The k = 2 separate strengths of the seeds at ``point`` and size ``N``."""
+    return _values(runs, point, N, batch)
+
+
 def sizes(runs: Runs, point) -> list[int]:
     """The sizes at which ``point`` has runs."""
     return sorted(int(N) for N in runs.where(alpha1=point[0], alpha2=point[1]).unique("N"))

@@ -58,13 +58,20 @@ class Experiment:
         """The (params, seed) pairs of ``scale``."""
         return self.grid(self.sizes[check_scale(scale)])
 
-    def run(self, scale: str = "small", shared: SharedDraws | None = None, **sizes) -> Runs:
+    def run(self, scale: str = "small", shared: SharedDraws | None = None,
+            only: dict | None = None, **sizes) -> Runs:
         """Every unit of ``scale`` computed here, one after the other, without a cache;
         keywords replace entries of the scale's sizes (``run(Ns=[250, 500], seeds=2)``).
         ``shared``: a :class:`companion.core.network.SharedDraws` that several runs over the
-        same sizes and seeds share (see :func:`run_units`)."""
-        return run_units(self.unit, self.grid({**self.sizes[check_scale(scale)], **sizes}),
-                         shared)
+        same sizes and seeds share (see :func:`run_units`). ``only``: parameter values a unit
+        must have to be run (``only=dict(alpha1=0.35)``: the other points are not computed);
+        ValueError if no unit has them."""
+        units = self.grid({**self.sizes[check_scale(scale)], **sizes})
+        if only:
+            units = [(p, s) for p, s in units if all(p.get(k) == v for k, v in only.items())]
+            if not units:
+                raise ValueError(f"only={only!r}: no unit of {self.id} has these values")
+        return run_units(self.unit, units, shared)
 
 
 def precision(z: dict, N: int) -> dict:

@@ -72,3 +72,16 @@ def test_dask_local_cluster(tmp_path, threads):
     np.testing.assert_allclose([float(r["projection"]) for r in res],
                                [float(r["projection"]) for r in serial], rtol=1e-8)
     assert len(list((tmp_path / "d" / "E7-tiny").glob("*.npz"))) == 4
+
+
+def test_run_only_the_units_with_given_values():
+    """``Experiment.run(..., only=...)`` computes the units with those parameter values and
+    no other (a chapter that shows one point of an experiment computes only that point)."""
+    some = rv.HEADLINE.run(Ns=[32], seeds=1, only=dict(alpha1=0.35))
+    assert len(some) == 2 and {r.params["batch"] for r in some} == {"reused", "fresh"}
+    assert all(r.params["alpha1"] == 0.35 for r in some)
+    every = rv.HEADLINE.run(Ns=[32], seeds=1)
+    same = every.where(alpha1=0.35, batch="reused")[0]
+    assert float(some.where(batch="reused")[0]["projection"]) == float(same["projection"])
+    with pytest.raises(ValueError, match="alpha1"):
+        rv.HEADLINE.run(Ns=[32], seeds=1, only=dict(alpha1=0.99))

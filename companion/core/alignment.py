@@ -72,7 +72,7 @@ def term_sizes(delta, a, K: int) -> np.ndarray:
 
 
 def left_overlaps(U, a, K: int) -> np.ndarray:
-    """Squared overlaps |<u_i, q_j>|^2 of left singular vectors (columns of U) with the
+    """Squared overlaps ``|<u_i, q_j>|^2`` of left singular vectors (columns of U) with the
     Gram-Schmidt powers q_1..q_K of a: rows singular vectors, columns powers."""
     U = finite_array(U, "U", 2)
     Q = a_power_basis(a, K)

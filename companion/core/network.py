@@ -381,7 +381,7 @@ def run_two_steps(N: int = 1000, d: int | None = None, n: int | None = None,
     ``null_labels=True`` replaces the labels by labels of an independent input sample: the
     same distribution (heavy tails included), no dependence on X (the null run,
     book: dv-pit-edge). Every draw comes from ``numpy.random.default_rng(seed)`` through
-    :func:`draw_run`. ``shared`` (a :class:`SharedDraws`) lends the draws and the first step's
+    ``draw_run``. ``shared`` (a ``SharedDraws``) lends the draws and the first step's
     direction of an earlier run of the same seed and sizes. Every argument is checked once,
     here; the helpers below take them as checked.
     """

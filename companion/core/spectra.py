@@ -40,7 +40,7 @@ DENSE = 64
 def top_singular(W, k: int, vectors: bool = True):
     """Top ``k`` singular triplets (U: N x k, s: k, Vt: k x d), s decreasing; with
     ``vectors=False`` only s (``(None, s, None)``). ARPACK (``scipy.sparse.linalg.svds``, to
-    machine precision) from a start vector drawn from :data:`SEED`, or LAPACK's SVD where the
+    machine precision) from a start vector drawn from ``SEED``, or LAPACK's SVD where the
     matrix is small or k is a large part of it; deterministic either way."""
     W = finite_array(W, "W", 2)
     k = positive_int(k, "k")
@@ -99,13 +99,13 @@ def singular_values(W, k: int | None = None, method: str = "gram") -> np.ndarray
     (one product, then the symmetric eigensolver ``scipy.linalg.eigvalsh``), as the square
     roots of those eigenvalues clipped at zero (``method="gram"``, the default, faster than
     the SVD); ``method="lapack"`` is the SVD itself
-    (LAPACK gesdd). The Gram matrix is accurate to eps * s_max^2 (eps = 2.2e-16), so a
+    (LAPACK gesdd). The Gram matrix is accurate to eps * s_max^2 (``eps = 2.2e-16``), so a
     singular value s has an *absolute* error of about eps * s_max^2 / s, at most about
-    sqrt(eps) * s_max = 1.5e-8 s_max for s near zero: far below a histogram bin, and the top values
-    keep full relative accuracy. Small values lose relative digits (the smallest ones of a
-    square matrix, phi = 1, where the bulk reaches zero): use ``method="lapack"`` where they
-    are needed to full relative accuracy. A float32 matrix is squared in float64 (one column
-    block at a time), so its Gram spectrum is as accurate as float32 data allow.
+    ``sqrt(eps) * s_max = 1.5e-8 s_max`` for s near zero: far below a histogram bin, and the
+    top values keep full relative accuracy. Small values lose relative digits (the smallest
+    ones of a square matrix, phi = 1, where the bulk reaches zero): use ``method="lapack"``
+    where they are needed to full relative accuracy. A float32 matrix is squared in float64
+    (one column block at a time), so its Gram spectrum is as accurate as float32 data allow.
     """
     W = finite_array(W, "W", 2)
     if k is not None:
@@ -142,7 +142,7 @@ def gram_bytes(N: int, d: int) -> int:
 
 def mp_edges(phi: float) -> tuple[float, float]:
     """Bulk edges of the singular values of an N x d matrix with iid N(0, 1/d) entries,
-    phi = N/d: (|1 - sqrt(phi)|, 1 + sqrt(phi)) (book: dv-spiked-rectangular)."""
+    phi = N/d: ``(|1 - sqrt(phi)|, 1 + sqrt(phi))`` (book: dv-spiked-rectangular)."""
     phi = positive_real(phi, "phi")
     return abs(1.0 - np.sqrt(phi)), 1.0 + np.sqrt(phi)
 
@@ -171,7 +171,7 @@ def count_outliers(s, edge: float, margin: float = 0.02) -> int:
 
     Against the Marchenko-Pastur edge this count is unreliable at finite N (book: dv-pit-edge):
     the updates also widen the bulk. Prefer :func:`count_outliers_against_null` or the
-    left-vector diagnostics of :mod:`companion.core.alignment`.
+    left-vector diagnostics of ``companion.core.alignment``.
     """
     s = np.asarray(s, float)
     edge = positive_real(edge, "edge", allow_zero=True)

@@ -137,14 +137,14 @@ def count_spikes(s, weights, edge: float, margin: float = MARGIN,
 def spike_census(W2, a, W2_null, K: int = K_POWERS, top: int = TOP, W0=None,
                  directions=None, triplets=None) -> dict:
     """Spikes of ``W2`` counted against the null run ``W2_null`` (same a): the top ``top``
-    singular values ``s``, their ``weights`` (top, K) on the powers of a (:func:`power_weights`),
-    the null run's ``edge`` (:func:`off_powers_edge`), the run's own ``edge_self`` (the same
+    singular values ``s``, their ``weights`` (top, K) on the powers of a (``power_weights``),
+    the null run's ``edge`` (``off_powers_edge``), the run's own ``edge_self`` (the same
     for W2), and ``count`` (:func:`count_spikes`). The first spike (order k = 0) is counted:
     with every order present, 1 + Lambda is the prediction.
 
     With ``W0`` (the initial weights, shared by the run and its null run) and ``directions``
     (the target directions as rows), also ``spikes`` and ``null_spikes``: one record per
-    counted spike of W2 and of the null run, against the same edge (:func:`spike_records`),
+    counted spike of W2 and of the null run, against the same edge (``spike_records``),
     ``s_null``, the null run's top ``top`` singular values, and ``triplets``, W2's (U, s, Vt).
     ``triplets``: W2's top ``top`` triplets if the caller has them already.
     """

@@ -32,7 +32,7 @@ class Link:
     """A link function g with E g(zeta)^2 = 1 and its Gaussian moments.
 
     ``hermite``: j when g = He_j / sqrt(j!); its moments are then computed exactly
-    (:func:`companion.core.gaussian.normalized_hermite_moment`), so that a moment that vanishes is
+    (``companion.core.gaussian.normalized_hermite_moment``), so that a moment that vanishes is
     0 and not rounding noise of either sign."""
 
     name: str

@@ -160,7 +160,7 @@ def n_spikes(alpha1: float, alpha2: float, activation="tanh", batch: str = "reus
     1 + Lambda; with an odd one (tanh, erf) only the even orders exist: 1 + floor(Lambda/2).
     Examples at (0.38, 0.45), Lambda = 3: tanh 2, shifted_tanh 4. These are limits: at a
     finite N a term makes its own outlier only once its separate strength passes the BBP
-    threshold (:mod:`companion.core.spikes`). The paper's own count ("the number of these
+    threshold (``companion.core.spikes``). The paper's own count ("the number of these
     outliers ... Lambda") is :func:`lambda_count`.
     """
     return 1 + len(present_terms(alpha1, alpha2, activation, batch))
@@ -196,7 +196,7 @@ def spiked_rectangular(theta: float, N: int, d: int) -> dict:
     N(0, 1/d), u in R^N and v in R^d unit vectors (Benaych-Georges & Nadakuditi 2012;
     book: dv-spiked-rectangular).
 
-    Returns ``s1``, ``left_overlap2`` (|<u1, u>|^2), ``right_overlap2`` (|<v1, v>|^2) and
+    Returns ``s1``, ``left_overlap2`` (``|<u1, u>|^2``), ``right_overlap2`` (``|<v1, v>|^2``) and
     ``detectable`` (theta above the threshold). Below the threshold s1 sticks to the bulk
     edge and the overlaps vanish.
     """
@@ -224,8 +224,8 @@ def spiked_rectangular(theta: float, N: int, d: int) -> dict:
 def predicted_spike_cos2(strength, own_cos2, N: int, d: int | None = None) -> np.ndarray:
     """The cos^2 of a spike's right singular vector with each target direction, predicted
     from its term (book: dv-spike-overlap; a derivation of this companion): the term's own
-    part carries ``own_cos2`` of each direction (:func:`companion.core.spikes.own_part_cos2`
-    measures it, :func:`companion.core.finite_n.predicted_terms` predicts it), and the spike's
+    part carries ``own_cos2`` of each direction (``companion.core.spikes.own_part_cos2``
+    measures it, ``companion.core.finite_n.predicted_terms`` predicts it), and the spike's
     right vector keeps the BBP share of that part, the right overlap of
     :func:`spiked_rectangular` at the term's separate ``strength`` (1 - 1/theta^2 for
     N = d; 0 below the threshold). The limit law: near the threshold a finite N keeps more
@@ -270,11 +270,11 @@ def one_step_prediction(eta: float, target: Target, activation="tanh", N: int = 
 def first_direction_alignment(batch: str, mu_star, second_moment: float, psi: float = 1.0,
                               eta1: float = 1.0, eta2: float = 1.0) -> np.ndarray:
     """Limit of cos^2(top right singular vector of W2, beta*_k) when the first spike diverges
-    (alpha > 0), companion derivation (book: dv-first-direction):
+    (alpha > 0), companion derivation (book: dv-first-direction)::
 
-    reused: mu_k^2 / (||mu||^2 + E[y^2]/psi)   (the first spike is along u1);
-    fresh:  (eta1+eta2)^2 mu_k^2 / ((eta1+eta2)^2 ||mu||^2 + (eta1^2+eta2^2) E[y^2]/psi)
-            (it is along eta1 u1 + eta2 u2, whose noises are independent).
+        reused: mu_k^2 / (||mu||^2 + E[y^2]/psi)   (the first spike is along u1);
+        fresh:  (eta1+eta2)^2 mu_k^2 / ((eta1+eta2)^2 ||mu||^2 + (eta1^2+eta2^2) E[y^2]/psi)
+                (it is along eta1 u1 + eta2 u2, whose noises are independent).
     """
     batch = choice(batch, "batch", BATCHES)
     mu = np.atleast_1d(np.asarray(mu_star, float))

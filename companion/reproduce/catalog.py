@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import hashlib
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Callable
 
@@ -114,13 +115,23 @@ def imported_modules(start: str, base: Path | None = None) -> tuple[str, ...]:
         if name in seen:
             continue
         seen.add(name)
-        for node in ast.walk(ast.parse((base / f"{name}.py").read_text())):
-            if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-                todo += _modules_named(node.module, [a.name for a in node.names], base)
-            elif isinstance(node, ast.Import):
-                for alias in node.names:
-                    todo += _modules_named(alias.name, [], base)
+        for module, names in _imports((base / f"{name}.py").read_text()):
+            todo += _modules_named(module, list(names), base)
     return tuple(sorted(seen))
+
+
+@lru_cache(maxsize=512)
+def _imports(source: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The absolute imports of a module's ``source``: (module, names taken from it) for each
+    ``from module import names``, (module, ()) for each ``import module``; parsed once per
+    source text (every experiment's key reads the same modules)."""
+    out = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            out.append((node.module, tuple(a.name for a in node.names)))
+        elif isinstance(node, ast.Import):
+            out += [(alias.name, ()) for alias in node.names]
+    return tuple(out)
 
 
 def _modules_named(dotted: str, names: list[str], base: Path) -> list[str]:

@@ -79,20 +79,21 @@ def rows_by_suffix(index: str, start: int = 0) -> Callable[[Runs], list[dict]]:
     def rows(runs: Runs) -> list[dict]:
         out = []
         for run in runs:
-            base, entries = _base(run), {}
+            entries: dict[int, dict] = {}
+            rest = {}
             for name, value in run.result.items():
                 m = numbered.match(name)
                 if m and np.ndim(value) == 0:
                     entries.setdefault(int(m.group(2)), {})[m.group(1)] = np.asarray(value).item()
                 else:
+                    rest[name] = np.asarray(value)
+            # an array with one slice per entry goes with its entry's row (E7's left
+            # vectors); every other result is the run's
+            arrays = {n: a for n, a in rest.items() if a.ndim >= 2 and a.shape[0] == len(entries)}
+            base = _base(run)
+            for name, value in rest.items():
+                if name not in arrays:
                     _flatten(base, name, value)
-            arrays: dict = {}
-            for name, value in run.result.items():
-                if np.ndim(value) >= 2 and np.shape(value)[0] == len(entries):
-                    arrays[name] = np.asarray(value)      # one slice a row (E7's left vectors)
-            for name in arrays:
-                for key in [k for k in base if k == name or k.startswith(name + "_")]:
-                    del base[key]
             for j in sorted(entries):
                 row = {**base, index: j + start, **entries[j]}
                 for name, value in arrays.items():

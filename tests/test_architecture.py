@@ -10,7 +10,9 @@ an import of a chapter from the core, breaks them.
 from __future__ import annotations
 
 import ast
+import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -98,3 +100,14 @@ def test_every_chapter_has_a_package_and_every_package_a_chapter():
     packages = {p.name for p in (PACKAGE / "chapters").iterdir()
                 if (p / "__init__.py").exists()}
     assert packages == chapters
+
+
+@pytest.mark.parametrize("chapter", sorted(
+    p.name for p in (PACKAGE / "chapters").iterdir() if (p / "__init__.py").exists()))
+def test_a_chapter_notebook_imports_no_other_chapter(chapter):
+    # the notebook's code, the chapter's own words: another chapter's numbers or figures
+    # would tie two chapters together where a reader sees only one
+    notebook = json.loads((ROOT / "book" / f"{chapter}.ipynb").read_text())
+    code = "\n".join("".join(c["source"]) for c in notebook["cells"] if c["cell_type"] == "code")
+    others = set(re.findall(r"companion\.chapters\.(\w+)", code)) - {chapter}
+    assert not others, f"book/{chapter}.ipynb imports the chapters {sorted(others)}"

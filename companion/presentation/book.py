@@ -113,6 +113,12 @@ def fmt_fixed(x, decimals: int = 2, signed: bool = False) -> str:
     return text
 
 
+def fmt_ratio(x) -> str:
+    """A ratio for prose: a whole number from 10 on (``192``), else two digits (``3.4``)."""
+    x = float(x)
+    return fmt(int(round(x))) if math.isfinite(x) and x >= 10 else fmt(x, 2)
+
+
 def fmt_signed(x, decimals: int = 2) -> str:
     """A signed number with fixed decimals (a growth exponent: ``+0.15``, ``-0.40``, ``0.00``)."""
     return fmt_fixed(x, decimals, signed=True)

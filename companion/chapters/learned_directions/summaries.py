@@ -31,14 +31,9 @@ from companion.chapters.learned_directions.limits import (
 )
 from companion.core.runs import Runs
 from companion.core.spikes import MIN_WEIGHT, bbp_detection_strength
-from companion.presentation.book import Numbers, fmt, fmt_estimate, power
+from companion.presentation.book import Numbers, fmt, fmt_estimate, fmt_ratio, power
 
 NO_RUNS = "no stored runs"
-
-
-def _ratio(x: float) -> str:
-    """A ratio for prose: a whole number from 10 on (``192``), else two digits."""
-    return fmt(int(round(x))) if np.isfinite(x) and x >= 10 else fmt(x, 2)
 
 
 # -- what each spike carries (E12) -----------------------------------------------------------
@@ -282,7 +277,7 @@ def learned(runs: Runs | None, point=E12_POINTS[0]) -> Numbers:
             out[f"k{k}_{d}"] = fmt(spike, 2)
             out[f"k{k}_{d}_fresh"] = fmt(level, 2)
             out[f"k{k}_{d}_above"] = f"{int(c['above'][j])} of {c['seeds']}"
-            out[f"k{k}_{d}_ratio"] = _ratio(spike / level) if level > 0 else "n/a"
+            out[f"k{k}_{d}_ratio"] = fmt_ratio(spike / level) if level > 0 else "n/a"
             out[f"k{k}_{d}_carries"] = ("carries" if c["above"][j] == c["seeds"]
                                         else "does not carry")
             out["seeds"] = c["seeds"]
@@ -364,35 +359,6 @@ def learned_table(runs: Runs | None, point=E12_POINTS[0]) -> str:
         lines.append(f"{name:<7}{cells}")
     lines.append(f"chance 1/d = {fmt(1.0 / N, 2)}")
     return "\n".join(lines)
-
-
-def he3_fresh(runs: Runs | None, point=(0.35, 0.45)) -> Numbers:
-    """The fresh control of the He_3 carrier (``rf-obs-outlier``, ``ld-def-learned``), from
-    runs of the headline experiment (single-index He_3, tanh; reused and fresh batch at
-    ``point``) at their largest N: ``N``, ``seeds``; per seed the largest cos^2 with beta*
-    of the reused batch's top four right vectors (the carrier's, mean ``reused``) and of the
-    fresh batch's (its fresh level, mean ``fresh``), ``above`` (the seeds where the first is
-    larger), ``ratio``; ``fresh_pred``: the fresh level that u_1's and u_2's noise give
-    (:func:`~companion.chapters.learned_directions.limits.fresh_level`), ``z2y2``
-    (E[z^2 y^2]), ``chance`` (1/d); ``stored_N``: the largest size of the stored runs
-    (``runs`` may be those)."""
-    if runs is None or not len(runs):
-        return Numbers(**dict.fromkeys(("N", "seeds", "reused", "fresh", "above", "ratio",
-                                        "fresh_pred", "z2y2", "chance"), "n/a"))
-    N = max(runs.unique("N"))
-    sel = runs.where(N=N, alpha1=point[0], alpha2=point[1])
-
-    def best(r):
-        return max(float(r[key]) for key in r.result if key.startswith("cos2_"))
-
-    fresh = {r.seed: best(r) for r in sel.where(batch="fresh")}
-    pairs = [(best(r), fresh[r.seed]) for r in sel.where(batch="reused") if r.seed in fresh]
-    reused, level = (np.array(v) for v in zip(*pairs))
-    return Numbers(N=N, seeds=len(pairs), reused=fmt(reused.mean(), 2),
-                   fresh=fmt(level.mean(), 2), above=f"{int((reused > level).sum())} of "
-                   f"{len(pairs)}", ratio=_ratio(reused.mean() / level.mean()),
-                   fresh_pred=fmt(fresh_level(N, *point, "he3", j=0), 2),
-                   z2y2=fmt(noise_moments("he3")["z2y2"][0]), chance=fmt(1.0 / N, 2))
 
 
 # -- a learned direction without detection (E14's own parts) ---------------------------------

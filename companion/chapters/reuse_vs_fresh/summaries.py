@@ -1,7 +1,8 @@
 """The numbers of the chapter "Reused versus fresh batches" (book/reuse_vs_fresh.ipynb), one
 function per section: the moments of the mechanism (``rf-conj-mechanism``), the headline
 point (``rf-thm-paper``), the first direction (``rf-obs-first-direction``), the headline
-He_3 experiment (``rf-obs-headline``), the outlier that carries it (``rf-obs-outlier``),
+He_3 experiment (``rf-obs-headline``), the outlier that carries it and the fresh batch's
+level beside it (``rf-obs-outlier``),
 other targets (``rf-obs-targets``) and activations (``rf-obs-activations``).
 
 Numbers read from the stored paper-scale runs read ``"not available here"`` where those
@@ -20,7 +21,14 @@ from companion.core.intervals import t_interval
 from companion.core.runs import Runs
 from companion.core.targets import make_link
 from companion.core.theory import spike_exponent
-from companion.presentation.book import Numbers, fmt_fixed, fmt_interval, fmt_signed
+from companion.presentation.book import (
+    Numbers,
+    fmt,
+    fmt_fixed,
+    fmt_interval,
+    fmt_ratio,
+    fmt_signed,
+)
 
 #: what a number from the stored runs reads where they are switched off or absent
 OFF = "not available here"
@@ -256,6 +264,31 @@ def outlier(runs: Runs, stored: Runs | None = None) -> Numbers:
                    paper_share=fmt_fixed(paper["share"][paper["index"]], 3),
                    paper_largest=f"{paper['largest_in']} of {paper['runs']}")
     return Numbers(**out)
+
+
+def carrier_against_fresh(runs: Runs | None, point=rv.HEADLINE_POINT) -> Numbers:
+    """The carrier of beta* against the fresh batch (``rf-obs-outlier``; the spike reading of
+    ``ld-def-learned``), from E7 runs (reused and fresh batch at ``point``) at their largest
+    N: ``N``, ``seeds``; per seed the largest cos^2 with beta* of the reused batch's top four
+    right vectors (mean ``reused``) and of the fresh batch's (its fresh level, mean
+    ``fresh``), ``above`` (the seeds where the first is larger) and ``ratio`` (of the means).
+    ``runs`` may be the stored ones."""
+    if runs is None or not len(runs):
+        return Numbers(**dict.fromkeys(("N", "seeds", "reused", "fresh", "above", "ratio"),
+                                       "n/a"))
+    N = max(runs.unique("N"))
+    sel = runs.where(N=N, alpha1=point[0], alpha2=point[1])
+
+    def best(r):
+        return max(float(r[key]) for key in r.result if key.startswith("cos2_"))
+
+    fresh = {r.seed: best(r) for r in sel.where(batch="fresh")}
+    pairs = [(best(r), fresh[r.seed]) for r in sel.where(batch="reused") if r.seed in fresh]
+    reused, level = (np.array(v) for v in zip(*pairs))
+    return Numbers(N=N, seeds=len(pairs), reused=fmt(reused.mean(), 2),
+                   fresh=fmt(level.mean(), 2),
+                   above=f"{int((reused > level).sum())} of {len(pairs)}",
+                   ratio=fmt_ratio(reused.mean() / level.mean()))
 
 
 #: the tags of the other targets' numbers and the targets' labels in the runs

@@ -110,22 +110,6 @@ def test_learned_reads_each_spike_against_the_fresh_batch_of_its_seed():
     assert ts.learned(None).k2_he3 == "n/a" and ts.learned_table(None) == "no stored runs"
 
 
-def test_he3_fresh_compares_the_best_vectors_seed_by_seed():
-    def unit(N, batch, seed):
-        cos2 = ([0.05, 0.12, 0.003, 0.001] if batch == "reused"
-                else [0.002, 0.004 if seed else 0.2, 0.001, 0.003])
-        return Run(dict(N=N, batch=batch, alpha1=0.35, alpha2=0.45, target="He_3",
-                        activation="tanh", m=4), seed,
-                   {f"cos2_{i}": c for i, c in enumerate(cos2)})
-    runs = Runs([unit(N, b, s) for N in (500, 1000) for b in ("reused", "fresh")
-                 for s in (0, 1)])
-    out = ts.he3_fresh(runs)
-    assert out.N == "1000" and out.seeds == "2" and out.reused == "0.12"
-    assert out.above == "1 of 2"            # seed 0's fresh batch has 0.2: not above it
-    assert out.z2y2 == "7" and float(out.fresh_pred) == pytest.approx(7 / 1000)
-    assert ts.he3_fresh(None).N == "n/a"
-
-
 def test_limits_numbers():
     out = ts.limits()
     assert out.lim_k0_he1 == "0.33" and out.lim_k1 == "0"

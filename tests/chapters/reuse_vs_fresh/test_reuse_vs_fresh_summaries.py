@@ -284,3 +284,19 @@ def test_numbers_of_the_stored_runs_shipped_with_the_package():
     assert float(h.hi_N) > float(h.fr_N)              # the headline: reuse learns He_3
     o = rs.outlier(stored, stored)
     assert o.paper_rank == o.rank and o.paper_share == o.share
+
+
+def test_carrier_against_fresh_compares_the_best_vectors_seed_by_seed():
+    def unit(N, batch, seed):
+        cos2 = ([0.05, 0.12, 0.003, 0.001] if batch == "reused"
+                else [0.002, 0.004 if seed else 0.2, 0.001, 0.003])
+        return Run(dict(N=N, batch=batch, alpha1=0.35, alpha2=0.45, target="He_3",
+                        activation="tanh", m=4), seed,
+                   {f"cos2_{i}": c for i, c in enumerate(cos2)})
+    runs = Runs([unit(N, b, s) for N in (500, 1000) for b in ("reused", "fresh")
+                 for s in (0, 1)])
+    out = rs.carrier_against_fresh(runs)
+    assert out.N == "1000" and out.seeds == "2" and out.reused == "0.12"
+    assert out.above == "1 of 2"            # seed 0's fresh batch has 0.2: not above it
+    assert out.ratio == "1.2"               # 0.12 / ((0.2 + 0.004) / 2), two digits
+    assert rs.carrier_against_fresh(None).N == "n/a"

@@ -513,7 +513,7 @@ def learnability_line(runs: Runs, ranges=None):
     alpha2 = lsum.TRANSECTS["alpha1"]["value"]
     ranges = lsum.growth_ranges(runs) if ranges is None else ranges
     fig, ax = new_figure()
-    grid = np.linspace(0.08, 0.37, 24)
+    grid = np.linspace(0.08, 0.37, 15)     # the prediction is smooth in alpha1
     colours = mpl.colormaps["viridis"](np.linspace(0.15, 0.75, len(ranges)))
     for (N_low, N_high), colour in zip(ranges, colours):
         rows = lsum.slope_table(runs, "alpha1", N_low, N_high)
@@ -563,7 +563,7 @@ def learnability_strengths(runs: Runs, alpha1s=STRENGTH_POINTS):
         err = np.array([[s.mean - s.low for s in stats], [s.high - s.mean for s in stats]])
         ax.errorbar(Ns, mean, yerr=err, fmt="o", color=colour, ms=5, capsize=2,
                     label=rf"$\alpha_1$ = {a1:g}")
-        grid = np.unique(np.geomspace(Ns[0], Ns[-1], 12).round().astype(int))
+        grid = np.unique(np.geomspace(Ns[0], Ns[-1], 8).round().astype(int))
         ax.plot(grid, [lsum.predicted_strength(int(N), a1, alpha2) for N in grid], "-",
                 color=colour, lw=1.5)
     ax.plot([], [], "-", color=cplt.PALETTE["theory"], lw=1.5, label="finite-$N$ prediction")

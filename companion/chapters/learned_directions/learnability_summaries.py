@@ -40,6 +40,8 @@ from companion.presentation.book import (
 K = 2
 #: how close to the line the prediction's zero must come (in alpha1)
 CLOSE = 0.01
+#: the fewest points of a transect a range of sizes is read on
+MIN_POINTS = 4
 
 
 def line_alpha1(alpha2: float) -> float:
@@ -61,11 +63,15 @@ def predicted_growth(alpha1: float, alpha2: float, N_low: float, N_high: float,
 
 
 def growth_ranges(runs: Runs, transect: str = "alpha1") -> list[tuple[int, int]]:
-    """The ranges of sizes the section reads: each stored size with four times it, where
-    every point of the transect has both (at least the smallest and the largest)."""
+    """The ranges of sizes the section reads: each stored size with four times it, where at
+    least MIN_POINTS points of the transect have both (the largest size holds only the points
+    nearest the zero and the line); without any, the smallest and largest common sizes."""
     points = TRANSECTS[transect]["points"]
-    common = sorted(set.intersection(*(set(sizes(runs, p)) for p in points)))
-    out = [(a, b) for a in common for b in common if b == 4 * a]
+    held = [set(sizes(runs, p)) for p in points]
+    every = sorted(set.union(*held))
+    out = [(a, 4 * a) for a in every
+           if sum(a in h and 4 * a in h for h in held) >= min(MIN_POINTS, len(points))]
+    common = sorted(set.intersection(*held))
     return out or [(common[0], common[-1])]
 
 
@@ -78,12 +84,14 @@ def predicted_zero(N_low: float, N_high: float, alpha2: float = 0.45) -> float:
 
 def width_for_zero_near_line(alpha2: float = 0.45, close: float = CLOSE) -> float:
     """The width N (a power of two) at which the prediction's zero (local slope over N/2 to
-    2N) has come within ``close`` of the line, by bisection in log2 N between 2^10 and 2^60."""
+    2N) has come within ``close`` of the line, by bisection in log2 N between 2^10 and 2^60.
+    The growth rises with alpha1, so the zero lies below alpha1 = line - close exactly where
+    the growth there is positive: one sign per step, not a root."""
     target = line_alpha1(alpha2) - close
     lo, hi = 10, 60
     while hi - lo > 1:
         mid = (lo + hi) // 2
-        if predicted_zero(2 ** (mid - 1), 2 ** (mid + 1), alpha2) < target:
+        if predicted_growth(target, alpha2, 2 ** (mid - 1), 2 ** (mid + 1)) > 0:
             lo = mid
         else:
             hi = mid
@@ -111,10 +119,12 @@ def slope_table(runs: Runs, transect: str = "alpha1", N_low: int | None = None,
     """Per point of a transect: the measured growth exponent of the k = 2 strength between
     N_low and N_high (reused and fresh batch; Welch t interval over the seeds) beside the
     prediction's, the mean strengths at both sizes, and the reused and fresh own parts' cos^2
-    at N_high. Default sizes: the smallest and the largest that every point has."""
+    at N_high. Default sizes: the smallest and the largest that every point has; with sizes
+    given, the points that have both."""
     points = TRANSECTS[transect]["points"]
     common = sorted(set.intersection(*(set(sizes(runs, p)) for p in points)))
     N_low, N_high = N_low or common[0], N_high or common[-1]
+    points = [p for p in points if {N_low, N_high} <= set(sizes(runs, p))]
     rows = []
     for p in points:
         row = {"alpha1": p[0], "alpha2": p[1], "N_low": N_low, "N_high": N_high}
@@ -155,6 +165,34 @@ def print_table(rows: list[dict]) -> None:
               f"{fmt_fixed(r['reused_own_cos2'], 3):>7} {fmt_fixed(r['fresh_own_cos2'], 4):>7}")
 
 
+def zero_rows(runs: Runs, transect: str = "alpha1") -> list[dict]:
+    """Per range of sizes (:func:`growth_ranges`): the points and seeds it is read on, the
+    measured zero of the reused batch's growth (None if the sign does not change) and the
+    prediction's, and the line's alpha1."""
+    alpha2 = TRANSECTS[transect]["value"]
+    out = []
+    for N_low, N_high in growth_ranges(runs, transect):
+        rows = slope_table(runs, transect, N_low, N_high)
+        out.append(dict(N_low=N_low, N_high=N_high, points=len(rows),
+                        seeds=min(r["seeds"] for r in rows), measured=measured_zero(rows),
+                        predicted=predicted_zero(N_low, N_high, alpha2),
+                        line=line_alpha1(alpha2)))
+    return out
+
+
+def print_zeros(rows: list[dict]) -> None:
+    """The table of the zeros: per range of sizes, where the growth changes sign, measured
+    and predicted, and how far each lies left of the line."""
+    print(f"where the k = 2 term stops shrinking (alpha1; the line at {fmt(rows[0]['line'], 3)})")
+    print("sizes N          points seeds  measured (to line)  predicted (to line)")
+    for r in rows:
+        sizes_text = f"{r['N_low']} to {r['N_high']}"
+        measured = ("none" if r["measured"] is None else
+                    f"{fmt_fixed(r['measured'], 3)} ({fmt_fixed(r['line'] - r['measured'], 3)})")
+        predicted = f"{fmt_fixed(r['predicted'], 3)} ({fmt_fixed(r['line'] - r['predicted'], 3)})"
+        print(f"{sizes_text:<16} {r['points']:>6} {r['seeds']:>5}  {measured:<18}  {predicted}")
+
+
 def learnability(runs: Runs) -> Numbers:
     """The numbers the section quotes: the measured and predicted zero of the growth along
     the alpha1 transect, the line, the width the prediction needs to bring its zero within
@@ -169,8 +207,7 @@ def learnability(runs: Runs) -> Numbers:
     need = width_for_zero_near_line(alpha2)
     fresh = [r["fresh_slope"] for r in rows]
     ratio = min(r["reused_own_cos2"] / r["fresh_own_cos2"] for r in rows)
-    ranges = growth_ranges(runs)
-    zeros = [measured_zero(slope_table(runs, "alpha1", *r)) for r in ranges]
+    zeros = zero_rows(runs)
     # how far the prediction lies above the measured term, median over the points
     over = [float(np.median([predicted_strength(N, r["alpha1"], r["alpha2"])
                              / r[f"reused_strength_{end}"] - 1 for r in rows]))
@@ -185,10 +222,7 @@ def learnability(runs: Runs) -> Numbers:
         need=power(2, int(np.log2(need))),
         fresh_span=f"{fmt_signed(min(fresh))} to {fmt_signed(max(fresh))}",
         own_ratio=fmt(ratio, 2),
-        range_first=f"{ranges[0][0]} to {ranges[0][1]}",
-        range_last=f"{ranges[-1][0]} to {ranges[-1][1]}",
-        zero_first="none" if zeros[0] is None else fmt(zeros[0], 2),
-        zero_last="none" if zeros[-1] is None else fmt(zeros[-1], 2),
-        pred_first=fmt(predicted_zero(*ranges[0], alpha2), 2),
-        pred_last=fmt(predicted_zero(*ranges[-1], alpha2), 2),
+        range_last=f"{zeros[-1]['N_low']} to {zeros[-1]['N_high']}",
+        zero_last="none" if zeros[-1]["measured"] is None else fmt(zeros[-1]["measured"], 2),
+        pred_last=fmt(zeros[-1]["predicted"], 2),
         over_low=fmt_percent(over[0], 1), over_high=fmt_percent(over[1], 1))

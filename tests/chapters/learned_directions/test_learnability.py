@@ -65,3 +65,27 @@ def test_stored_e18_the_growth_changes_sign_below_the_line_as_predicted():
     assert rows[0]["reused_slope"] < 0 < rows[-1]["reused_slope"]
     assert max(abs(r["fresh_slope"]) for r in rows) < 0.15
     assert min(r["reused_own_cos2"] / r["fresh_own_cos2"] for r in rows) > 10
+
+
+def test_a_range_of_sizes_held_at_some_points_only_is_read_on_those(tiny):
+    # the paper scale's largest size is run at the points nearest the zero and the line only:
+    # here 96 -> 96 and 192 -> 384 at every point, and a size 1536 at four points
+    from companion.core.runs import Run, Runs
+    few = set(lb.TRANSECTS["alpha1"]["points"][1:5])
+    runs = Runs([Run(dict(r.params, N={96: 96, 192: 384}[r.params["N"]]), r.seed, r.result)
+                 for r in tiny]
+                + [Run(dict(r.params, N=1536), r.seed, r.result) for r in tiny
+                   if r.params["N"] == 192 and (r.params["alpha1"], r.params["alpha2"]) in few])
+    assert ls.growth_ranges(runs) == [(96, 384), (384, 1536)]
+    rows = ls.slope_table(runs, "alpha1", 384, 1536)
+    assert {(r["alpha1"], r["alpha2"]) for r in rows} == few
+    assert all(r["reused_slope"] == pytest.approx(0.0, abs=1e-12) for r in rows)   # same runs
+    zeros = ls.zero_rows(runs)
+    assert [(z["N_low"], z["N_high"], z["points"]) for z in zeros] == [(96, 384, 9),
+                                                                        (384, 1536, 4)]
+    assert all(z["seeds"] == 3 and z["line"] == pytest.approx(0.275) for z in zeros)
+    assert zeros[1]["predicted"] > zeros[0]["predicted"]      # the zero moves towards the line
+    # with fewer than MIN_POINTS points at a size pair, that pair is not a range
+    sparse = Runs([r for r in runs if r.params["N"] != 1536
+                   or r.params["alpha1"] == lb.TRANSECTS["alpha1"]["points"][1][0]])
+    assert ls.growth_ranges(sparse) == [(96, 384)]

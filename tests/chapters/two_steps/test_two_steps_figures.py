@@ -1,40 +1,20 @@
 """The figures of the chapter "Two steps" on a phone (issue 41): every text of each figure the
-chapter shows is at least 8 CSS pixels on a screen 390 px wide, where the book shows a figure
-at most 342 px wide (measured in the built page with Chromium; a figure narrower than that
-shows at its natural size). A text of s points on a figure of natural width W (CSS px: the
-figure's tight bounding box plus savefig's padding, at 100 px an inch; the PNG is drawn at
-twice that and shown at half) shows at s * 100/72 * min(1, 342 / W) px. And the spectrum's
-legend counts every outlier of W2, the first spike included (it lies off the axis)."""
+chapter shows is at least 8 CSS pixels on a screen 390 px wide, by the book's one measure
+(``companion.verdicts.smallest_text``, which tests/test_figures_on_a_phone.py shows to bite).
+And the spectrum's legend counts every outlier of W2, the first spike included (it lies off
+the axis)."""
 
 from __future__ import annotations
 
-import matplotlib
 import matplotlib.pyplot as plt
 import numpy as np
 import pytest
-from matplotlib.text import Text
 
 from companion.chapters.two_steps import figures
 from companion.core import store
 from companion.core.runs import Run, Runs
 from companion.presentation import plotting
-
-#: the width at which the book shows a figure on a phone 390 px wide (CSS px)
-PHONE_PX = 342
-#: the smallest legible text there (CSS px)
-SMALLEST_PX = 8
-
-
-def smallest_text_px(fig) -> tuple[float, str]:
-    """(the size in CSS px on the phone of the smallest visible text of ``fig``, that text)."""
-    fig.canvas.draw()
-    renderer = fig.canvas.get_renderer()
-    pad = matplotlib.rcParams["savefig.pad_inches"]
-    width = (fig.get_tightbbox(renderer).width + 2 * pad) * fig.dpi
-    scale = min(1.0, PHONE_PX / width)
-    texts = [t for t in fig.findobj(Text) if t.get_text().strip() and t.get_visible()]
-    smallest = min(texts, key=lambda t: t.get_fontsize())
-    return smallest.get_fontsize() * fig.dpi / 72 * scale, smallest.get_text()
+from companion.verdicts import PHONE_TEXT, smallest_text
 
 
 @pytest.fixture(scope="module")
@@ -60,18 +40,8 @@ DRAW = {
 def test_every_text_is_legible_on_a_phone(stored, name):
     fig = DRAW[name](stored)
     try:
-        px, text = smallest_text_px(fig)
-        assert px >= SMALLEST_PX, f"{name}: {text!r} shows at {px:.1f} px on a phone"
-    finally:
-        plt.close(fig)
-
-
-def test_the_measure_finds_a_small_text():
-    fig, ax = plt.subplots(figsize=(6.4, 4))
-    ax.text(0.5, 0.5, "small", fontsize=8)
-    try:
-        px, text = smallest_text_px(fig)
-        assert text == "small" and px < SMALLEST_PX
+        px = smallest_text(fig)
+        assert px >= PHONE_TEXT, f"{name}: its smallest text shows at {px:.1f} px on a phone"
     finally:
         plt.close(fig)
 

@@ -263,9 +263,9 @@ CLAIMS: list[Claim] = [
           r"$\log N$ changes sign along $\alpha_2$ = ⟨learn.alpha2⟩ at $\alpha_1 \approx$ "
           r"⟨learn.zero⟩ (⟨learn.seeds⟩ seeds, $N$ = ⟨learn.N_low⟩ to ⟨learn.N_high⟩; the "
           r"finite-$N$ prediction: ⟨learn.predicted_zero⟩), below the limit's line "
-          r"⟨learn.line⟩; the prediction's zero moves towards the line as $N$ grows, the "
-          r"measured one not yet at these sizes; the fresh batch's term barely grows (slopes "
-          r"⟨learn.fresh_span⟩)",
+          r"⟨learn.line⟩; both zeros move towards the line as $N$ grows (from $N$ = "
+          r"⟨learn.range_last⟩: measured ⟨learn.zero_last⟩, predicted ⟨learn.pred_last⟩); the "
+          r"fresh batch's term barely grows (slopes ⟨learn.fresh_span⟩)",
           "companion measures, derives", "fig-ld-learnability",
           "tests/chapters/learned_directions/test_learnability.py::"
           "test_stored_e18_the_growth_changes_sign_below_the_line_as_predicted", ("E18",)),
@@ -405,6 +405,8 @@ def render() -> str:
                 text += f" (float32 from {z['float32_from']})"
             if "float32" in z:          # E12: one larger size in float32, at fewer units
                 text += f"; {z['float32']['N']} in float32, seeds {z['float32']['seeds']}"
+            for g in z.get("more", []):  # E18: larger sizes at some points only
+                text += f"; {g['N']} at {len(g['points'])} points, seeds {g['seeds']}"
             text = text.replace("[", "").replace("]", "")
             return re.sub(r"\bN (?=\d)", "$N$ ", text)
 

@@ -44,7 +44,7 @@ from companion.chapters.two_steps import figures as ts_figures
 from companion.chapters.two_steps import summaries as ts_summaries
 from companion.core import store
 from companion.core.runs import Runs
-from companion.presentation.book import Numbers, fmt, fmt_signed
+from companion.presentation.book import Numbers, fmt, fmt_fixed, fmt_signed
 
 VERDICTS = ("shown across its line", "shown at points", "not seen at reachable sizes",
             "contradicted")
@@ -239,7 +239,8 @@ def _law_from_bounded(runs: Runs) -> Numbers:
     learned_directions' section on it (:mod:`~companion.chapters.learned_directions.
     learnability_summaries`): each point's measured growth exponent of the k = 2 term over the
     widest stored range of sizes, against the side of 2 alpha1 + alpha2 = 1 it lies on; and
-    where the growth changes sign (``zero``) against the line (``line``)."""
+    where the growth changes sign (``zero``) against the line (``line``), and where it
+    changes sign over the largest sizes (``zero_last``, up to ``N_last``)."""
     rows = ld_learnability.slope_table(runs, "alpha1")
     alpha2 = ld_learnability.TRANSECTS["alpha1"]["value"]
     line = ld_learnability.line_alpha1(alpha2)
@@ -248,6 +249,7 @@ def _law_from_bounded(runs: Runs) -> Numbers:
     below = [s for e, s in zip(exponents, slopes) if e < 0]
     above = [s for e, s in zip(exponents, slopes) if e > 0]
     zero = ld_learnability.measured_zero(rows)
+    last = ld_learnability.zero_rows(runs)[-1]      # the largest range of sizes
 
     def span(values):
         return (f"{fmt_signed(min(values))} to {fmt_signed(max(values))}" if values
@@ -256,6 +258,9 @@ def _law_from_bounded(runs: Runs) -> Numbers:
                    above=span(above), control="n/a", control_first="n/a", reused="n/a",
                    N=fmt(rows[0]["N_high"]), N_low=fmt(rows[0]["N_low"]),
                    zero="n/a" if zero is None else fmt(zero, 2), line=fmt(line, 3),
+                   zero_last=("n/a" if last["measured"] is None
+                              else fmt_fixed(last["measured"], 2)),
+                   N_last=fmt(last["N_high"]),
                    predicted=fmt(ld_learnability.predicted_zero(rows[0]["N_low"],
                                                                 rows[0]["N_high"], alpha2), 2))
 

@@ -505,9 +505,10 @@ def learnability_line(runs: Runs, ranges=None):
     """E18 (book: ld-sec-learnability): the growth exponent in log N of the k = 2 term's
     separate strength against alpha1 at alpha2 = 0.45, reused batch, one colour per range of
     sizes: measured (markers, 95% Welch interval over the seeds) and predicted (the finite-N
-    prediction, a line of the same colour), with the fresh batch's (grey crosses, the widest
-    range) and the limit line 2 alpha1 + alpha2 = 1 (dashed). ``ranges``: (N_low, N_high)
-    pairs, default those of :func:`learnability_summaries.growth_ranges`."""
+    prediction, a line of the same colour), with the fresh batch's (grey crosses, the largest
+    range that holds every point) and the limit line 2 alpha1 + alpha2 = 1 (dashed).
+    ``ranges``: (N_low, N_high) pairs, default those of
+    :func:`learnability_summaries.growth_ranges`."""
     import matplotlib as mpl
 
     alpha2 = lsum.TRANSECTS["alpha1"]["value"]
@@ -525,7 +526,9 @@ def learnability_line(runs: Runs, ranges=None):
                     label=f"reused, $N$ = {N_low} to {N_high}")
         ax.plot(grid, [lsum.predicted_growth(a1, alpha2, N_low, N_high) for a1 in grid], "-",
                 color=colour, lw=1.5)
-    wide = lsum.slope_table(runs, "alpha1", *ranges[-1])
+    # the fresh batch on the largest range that holds every point of the transect
+    wide = max((lsum.slope_table(runs, "alpha1", *r) for r in ranges),
+               key=lambda rows: (len(rows), rows[0]["N_high"]))
     ax.plot([r["alpha1"] for r in wide], [r["fresh_slope"] for r in wide], "x",
             color=cplt.PALETTE["null"], ms=6, label="fresh batch")
     ax.axhline(0.0, color=cplt.PALETTE["null"], ls=":", lw=1)

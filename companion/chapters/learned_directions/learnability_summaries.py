@@ -157,12 +157,12 @@ def print_table(rows: list[dict]) -> None:
     N_low, N_high = rows[0]["N_low"], rows[0]["N_high"]
     print(f"growth in log N of the k = 2 term, N = {N_low} to {N_high}")
     print(f"({rows[0]['seeds']} seeds; 95% Welch interval; own part's cos2: r, f)")
-    print("alpha1 alpha2 reused [interval]     pred.  fresh   own r   own f")
+    print("alpha1 alpha2 reused [interval]     pred.  fresh   own r       own f")
     for r in rows:
         print(f"{r['alpha1']:6.3f} {r['alpha2']:6.2f} {fmt_signed(r['reused_slope'])} "
               f"[{fmt_signed(r['reused_low'])}, {fmt_signed(r['reused_high'])}] "
               f"{fmt_signed(r['reused_predicted']):>6} {fmt_signed(r['fresh_slope']):>6} "
-              f"{fmt_fixed(r['reused_own_cos2'], 3):>7} {fmt_fixed(r['fresh_own_cos2'], 4):>7}")
+              f"{fmt_fixed(r['reused_own_cos2'], 3):>7} {fmt(r['fresh_own_cos2'], 2):>11}")
 
 
 def zero_rows(runs: Runs, transect: str = "alpha1") -> list[dict]:
@@ -223,6 +223,7 @@ def learnability(runs: Runs) -> Numbers:
         fresh_span=f"{fmt_signed(min(fresh))} to {fmt_signed(max(fresh))}",
         own_ratio=fmt(ratio, 2),
         range_last=f"{zeros[-1]['N_low']} to {zeros[-1]['N_high']}",
-        zero_last="none" if zeros[-1]["measured"] is None else fmt(zeros[-1]["measured"], 2),
-        pred_last=fmt(zeros[-1]["predicted"], 2),
+        zero_last=("none" if zeros[-1]["measured"] is None
+                   else fmt_fixed(zeros[-1]["measured"], 2)),
+        pred_last=fmt_fixed(zeros[-1]["predicted"], 2),
         over_low=fmt_percent(over[0], 1), over_high=fmt_percent(over[1], 1))

@@ -89,3 +89,17 @@ def test_a_range_of_sizes_held_at_some_points_only_is_read_on_those(tiny):
     sparse = Runs([r for r in runs if r.params["N"] != 1536
                    or r.params["alpha1"] == lb.TRANSECTS["alpha1"]["points"][1][0]])
     assert ls.growth_ranges(sparse) == [(96, 384)]
+
+
+def test_stored_e18_the_zero_moves_towards_the_line_as_predicted():
+    """What the section says of the largest sizes: over the largest range of sizes (four
+    points, N = 4096 to 16384) the measured zero lies right of the smallest range's, nearer
+    the line, and within 0.02 of where the finite-N prediction puts it."""
+    from companion.core import store
+    runs = store.load("E18")
+    zeros = ls.zero_rows(runs)
+    first, last = zeros[0], zeros[-1]
+    assert last["N_high"] == 16384 and last["points"] >= 4 and last["seeds"] >= 3
+    assert first["measured"] < last["measured"] < last["line"]
+    assert abs(last["measured"] - last["predicted"]) < 0.02
+    assert last["predicted"] > first["predicted"]

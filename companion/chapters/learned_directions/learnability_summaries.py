@@ -223,6 +223,7 @@ def learnability(runs: Runs) -> Numbers:
         fresh_span=f"{fmt_signed(min(fresh))} to {fmt_signed(max(fresh))}",
         own_ratio=fmt(ratio, 2),
         range_last=f"{zeros[-1]['N_low']} to {zeros[-1]['N_high']}",
+        seeds_last=zeros[-1]["seeds"],
         zero_last=("none" if zeros[-1]["measured"] is None
                    else fmt_fixed(zeros[-1]["measured"], 2)),
         pred_last=fmt_fixed(zeros[-1]["predicted"], 2),

@@ -29,9 +29,6 @@ from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Callable
 
-import matplotlib as mpl
-from matplotlib.text import Text
-
 from companion.chapters.learned_directions import figures as ld_figures
 from companion.chapters.learned_directions import learnability_summaries as ld_learnability
 from companion.chapters.learned_directions import summaries as ld_summaries
@@ -45,6 +42,13 @@ from companion.chapters.two_steps import summaries as ts_summaries
 from companion.core import store
 from companion.core.runs import Runs
 from companion.presentation.book import Numbers, fmt, fmt_fixed, fmt_signed
+from companion.presentation.figures import (  # noqa: F401 (the page's measure)
+    PHONE_COLUMN,
+    PHONE_TEXT,
+    natural_width,
+    smallest_text,
+    visible_texts,
+)
 
 VERDICTS = ("shown across its line", "shown at points", "not seen at reachable sizes",
             "contradicted")
@@ -327,31 +331,6 @@ def read(stored: dict | None = None) -> SimpleNamespace:
     return SimpleNamespace(**{s.key: s.verdict(stored) for s in STATEMENTS})
 
 
-#: the width of the text column on a phone 390 px wide (CSS pixels; measured on the built
-#: pages) and the smallest text a reader reads there (CSS pixels)
-PHONE_COLUMN, PHONE_TEXT = 342, 8.0
-
-
-def _texts(fig) -> list:
-    return [t for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip()]
-
-
-def natural_width(fig) -> float:
-    """The figure's width on the page at its natural size, in CSS pixels: its tight box
-    with the saved padding on both sides (the book saves with ``bbox_inches="tight"``) at
-    100 pixels an inch."""
-    fig.draw_without_rendering()
-    pad = mpl.rcParams["savefig.pad_inches"]
-    return (fig.get_tightbbox().width + 2 * pad) * 100
-
-
-def smallest_text(fig) -> float:
-    """The smallest text of ``fig`` on a phone, in CSS pixels: its font size in pixels at
-    the natural size times the width the phone shows it at over the natural width."""
-    scale = min(1.0, PHONE_COLUMN / natural_width(fig))
-    return min(t.get_fontsize() for t in _texts(fig)) * 100 / 72 * scale
-
-
 #: raised text is set this much above the size the rule needs, so that the little it widens
 #: the figure does not take it below the rule again (one drawing per figure, not several)
 HEADROOM = 1.04
@@ -367,7 +346,7 @@ def legible(fig, rounds: int = 1):
     for _ in range(rounds):
         scale = min(1.0, PHONE_COLUMN / natural_width(fig))
         need = PHONE_TEXT / scale * 72 / 100
-        small = [t for t in _texts(fig) if t.get_fontsize() < need - 1e-9]
+        small = [t for t in visible_texts(fig) if t.get_fontsize() < need - 1e-9]
         if not small:
             break
         for t in small:

@@ -1,7 +1,7 @@
 """Every experiment's figure (the one its chapter shows, drawn from the stored runs by the
 function companion/reproduce/catalog.py names) is readable on a phone (issue 41): its smallest
 text is at least 8 CSS pixels when the page shows it in a 390-px-wide screen's column, by
-``companion.verdicts.smallest_text`` (the font size in pixels at the figure's natural size,
+``companion.presentation.figures.smallest_text`` (the font size in pixels at the figure's natural size,
 times the width shown over the natural width). tests/test_phone.py checks that every page
 fits the screen; this checks what is inside its figures."""
 
@@ -11,8 +11,8 @@ import matplotlib.pyplot as plt
 import pytest
 
 from companion.core import store
+from companion.presentation.figures import PHONE_TEXT, smallest_text
 from companion.reproduce.catalog import CATALOG
-from companion.verdicts import PHONE_TEXT, smallest_text
 
 
 def test_the_measure_bites_on_small_text():

@@ -1,11 +1,40 @@
 """Helpers shared by the figure modules: a figure in the book's style, a log axis of sizes,
-and the book's error bars over seeds (the range)."""
+the book's error bars over seeds (the range), and the one measure of a figure's text on a
+phone (:func:`smallest_text`)."""
 
 from __future__ import annotations
 
+import matplotlib as mpl
 import numpy as np
+from matplotlib.text import Text
 
 from companion.presentation import plotting as cplt
+
+#: the width of the text column on a phone 390 px wide (CSS pixels; measured on the built
+#: pages) and the smallest text a reader reads there (CSS pixels)
+PHONE_COLUMN, PHONE_TEXT = 342, 8.0
+
+
+def visible_texts(fig) -> list:
+    """The texts of ``fig`` a reader sees (visible, not empty)."""
+    return [t for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip()]
+
+
+def natural_width(fig) -> float:
+    """The figure's width on the page at its natural size, in CSS pixels: its tight box
+    with the saved padding on both sides (the book saves with ``bbox_inches="tight"``) at
+    100 pixels an inch."""
+    fig.draw_without_rendering()
+    pad = mpl.rcParams["savefig.pad_inches"]
+    return (fig.get_tightbbox().width + 2 * pad) * 100
+
+
+def smallest_text(fig) -> float:
+    """The smallest text of ``fig`` on a phone, in CSS pixels: its font size in pixels at
+    the natural size times the width the phone shows it at (:data:`PHONE_COLUMN`) over the
+    natural width."""
+    scale = min(1.0, PHONE_COLUMN / natural_width(fig))
+    return min(t.get_fontsize() for t in visible_texts(fig)) * 100 / 72 * scale
 
 
 def new_figure(nrows=1, ncols=1, **kw):

@@ -9,10 +9,11 @@ book: reg-experiments), which the chapter draws from the stored runs. The chapte
 tables are formatted by :mod:`companion.chapters.finite_size.tables`.
 
 Read on a phone. The book shows a figure at the column's width; on a phone 390 CSS pixels
-wide that is :data:`PHONE_WIDTH` pixels (measured in the built page), so a figure of the
-column's 6.4 inches (640 pixels at its natural size) shrinks by about 0.53, and a font
-must have at least 8 / 0.53 = 15 pixels, 11 points, at its natural size to read as 8
-pixels there (:func:`phone_font_px`; tests/chapters/finite_size/test_finite_size_figures.py).
+wide that is 342 pixels (measured in the built page), so a figure of the column's 6.4
+inches (640 pixels at its natural size) shrinks by about 0.53, and a font must have at
+least 8 / 0.53 = 15 pixels, 11 points, at its natural size to read as 8 pixels there
+(:func:`companion.presentation.figures.smallest_text`;
+tests/chapters/finite_size/test_finite_size_figures.py).
 Every text of these figures is set in :data:`FONT` points (:func:`_phone`); panels are few,
 and stacked where side by side they would crowd.
 """
@@ -31,11 +32,6 @@ from companion.core.spikes import MARGIN, MIN_WEIGHT
 from companion.presentation import plotting as cplt
 from companion.presentation.figures import log_axis, range_bars, stored_runs_absent
 
-#: CSS pixels of a column-wide figure on a phone 390 pixels wide (the book's page, measured
-#: in headless Chromium: the image's displayed width)
-PHONE_WIDTH = 342
-#: the smallest font a figure may show there, in CSS pixels
-PHONE_MIN_PX = 8
 #: the font size of every text of these figures, in points (at 100 dpi: 16.7 pixels at the
 #: natural size, 8.9 on the phone for a figure of the column's width)
 FONT = 12.0
@@ -60,17 +56,6 @@ SIZE_MARKERS = ("o", "s", "D", "^", "v")
 def _size_styles(n: int) -> list[tuple]:
     colors = mpl.colormaps["viridis"](np.linspace(0.05, 0.8, n))
     return [(colors[i], SIZE_MARKERS[i % len(SIZE_MARKERS)]) for i in range(n)]
-
-
-def phone_font_px(fig) -> float:
-    """The smallest font of ``fig``, in CSS pixels, as a phone shows it: the figure is
-    saved as the book saves it (tight bounding box, 0.1 inch of padding) and displayed
-    :data:`PHONE_WIDTH` pixels wide."""
-    renderer = fig.canvas.get_renderer()
-    width = fig.get_tightbbox(renderer).width + 2 * mpl.rcParams["savefig.pad_inches"]
-    sizes = [t.get_fontsize() for t in fig.findobj(mpl.text.Text)
-             if t.get_visible() and t.get_text().strip() and t.get_figure() is not None]
-    return min(sizes) * PHONE_WIDTH / (72.0 * width)
 
 
 @contextmanager

@@ -10,9 +10,9 @@ small or paper scale.
 
 Made for a phone as well as a desktop: every figure is :data:`WIDTH` inches wide, with its
 panels stacked (never side by side), so that on a 390 px screen, where the page's column is
-:data:`PHONE_COLUMN` CSS pixels wide, the smallest text (:data:`MIN_FONT`, in points) still
-shows at 8 CSS pixels or more (:func:`phone_font_px`; tests/chapters/one_step checks every
-text of every figure). One encoding per figure: within a figure a colour names one quantity
+342 CSS pixels wide, the smallest text (:data:`MIN_FONT`, in points) still shows at 8 CSS
+pixels or more (:func:`companion.presentation.figures.smallest_text`; tests/chapters/one_step
+checks every text of every figure). One encoding per figure: within a figure a colour names one quantity
 (or one target direction, one shape, one exponent), filled and open markers of the same
 colour are the chapter's runs and the stored runs, and theory is black lines; the legend
 below the panels says all of it. Error bars are one standard deviation over the seeds.
@@ -20,7 +20,6 @@ below the panels says all of it. Error bars are one standard deviation over the 
 
 from __future__ import annotations
 
-import matplotlib as mpl
 import numpy as np
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
@@ -39,9 +38,6 @@ from companion.presentation.figures import log_axis, new_figure
 WIDTH = 5.0
 #: the height of one panel and the room of the legend below the panels, in inches
 PANEL, LEGEND_ROW = 2.7, 0.28
-#: the width of the page's column on a 390 px phone, in CSS pixels (measured on the built
-#: book with Chromium: the figures show 342 px wide there)
-PHONE_COLUMN = 342
 #: the smallest font size of the chapter's figures, in points
 MIN_FONT = 10.0
 #: markers of the stored paper-scale runs: open, of the series' own colour and shape
@@ -59,21 +55,6 @@ ALIGNMENT = dict(color="#D55E00", marker="D")                   # cos^2(v1, beta
 _LABEL = {"s1": r"$s_1$, the top singular value",
           "overlap_u1": r"$\langle v_1, \hat u_1\rangle^2$",
           "cos2_beta": r"$\cos^2(v_1, \beta^*)$"}
-
-
-def phone_font_px(fig) -> float:
-    """The smallest text of ``fig`` in CSS pixels on a 390 px phone: its size in pixels at
-    the figure's natural width (the book saves it with ``bbox_inches="tight"`` and its
-    padding, at 100 pixels per inch, sharp at twice that), times the width it gets on the
-    phone over that natural width."""
-    fig.canvas.draw()
-    pad = 2 * mpl.rcParams["savefig.pad_inches"]
-    natural = (fig.get_tightbbox().width + pad) * 100.0  # CSS pixels at 100 per inch
-    scale = min(1.0, PHONE_COLUMN / natural)
-    sizes = [t.get_fontsize() for t in fig.findobj(lambda a: hasattr(a, "get_fontsize")
-                                                   and hasattr(a, "get_text"))
-             if t.get_visible() and str(t.get_text()).strip()]
-    return min(sizes) * 100.0 / 72.0 * scale
 
 
 def _stacked(rows: int, **kw):

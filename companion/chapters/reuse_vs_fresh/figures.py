@@ -237,7 +237,7 @@ def headline_outlier(runs: Runs, stored: Runs | None = None):
     if not ax2.has_data():
         ax2.text(0.5, 0.5, "left vectors not stored", ha="center", transform=ax2.transAxes)
     _legend_below(fig, ax, ax2, ncol=2)
-    return fig
+    return _readable(fig)
 
 
 # -- other targets and activations ----------------------------------------------------------

@@ -19,6 +19,7 @@ from companion.chapters.finite_size import figures as figures
 from companion.chapters.finite_size import tables as tables
 from companion.core import store
 from companion.core.runs import Run, Runs
+from companion.presentation.figures import PHONE_TEXT, smallest_text
 
 N = 120
 
@@ -29,8 +30,8 @@ def _check(fig, panels: int) -> None:
     assert all(ax.get_title() for ax in axes), "every panel has a title"
     assert all(ax.get_legend() is None for ax in axes), "no legend on the data"
     assert fig.legends, "one legend, below the panels"
-    px = figures.phone_font_px(fig)
-    assert px >= figures.PHONE_MIN_PX, f"the smallest text shows {px:.1f} px on a phone"
+    px = smallest_text(fig)
+    assert px >= PHONE_TEXT, f"the smallest text shows {px:.1f} px on a phone"
     plt.close(fig)
 
 

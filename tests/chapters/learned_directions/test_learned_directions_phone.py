@@ -1,6 +1,6 @@
 """The chapter's figures on a phone (issue 41): every text of a figure shows at least 8 CSS
 pixels tall where the book shows it on a 390 px screen, by the book's one measure
-(``companion.verdicts.smallest_text``, which tests/test_figures_on_a_phone.py shows to bite);
+(``companion.presentation.figures.smallest_text``, which tests/test_figures_on_a_phone.py shows to bite);
 the figures the experiments' catalog does not draw are here."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import pytest
 from companion.chapters.learned_directions import figures
 from companion.core import store
 from companion.presentation import plotting
-from companion.verdicts import PHONE_TEXT, smallest_text
+from companion.presentation.figures import PHONE_TEXT, smallest_text
 
 FIGURES = {"path": lambda: figures.content_path_figure(store.load("E12")),
            "strengths": lambda: figures.learnability_strengths(store.load("E18"))}

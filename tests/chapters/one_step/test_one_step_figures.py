@@ -11,6 +11,7 @@ import pytest
 from companion.chapters.one_step import experiments as ex
 from companion.chapters.one_step import figures as figures
 from companion.core import store
+from companion.presentation.figures import PHONE_COLUMN, PHONE_TEXT, smallest_text
 
 
 @pytest.fixture(scope="module")
@@ -137,23 +138,20 @@ def test_every_text_reads_on_a_phone(tiny, name, draw):
     assert fig.get_size_inches()[0] == figures.WIDTH
     width = fig.get_tightbbox().width * 100
     assert width <= 1.1 * figures.WIDTH * 100, f"{name}: {width:.0f} px wide (legend too wide?)"
-    # the page's own measure (the registry's ten-minute page raises text to it) agrees
-    from companion.verdicts import smallest_text
-    assert smallest_text(fig) == pytest.approx(figures.phone_font_px(fig), rel=1e-3)
-    assert figures.phone_font_px(fig) >= 8.0, name
+    assert smallest_text(fig) >= PHONE_TEXT, name
     assert all(len(ax.get_subplotspec().get_gridspec().get_geometry()) == 2
                and ax.get_subplotspec().get_gridspec().ncols == 1 for ax in fig.get_axes())
     plt.close("all")
 
 
-def test_phone_font_px_scales_a_wide_figure_down():
+def test_the_phone_measure_scales_a_wide_figure_down():
     """The measure itself: a 10 pt text on a figure twice the phone's column shows at half
     its size, 10 * 100/72 / 2 CSS pixels; on a narrow one at full size."""
     pad = 2 * matplotlib.rcParams["savefig.pad_inches"]
-    for width, expected in ((2 * figures.PHONE_COLUMN / 100 - pad, 10 * 100 / 72 / 2),
+    for width, expected in ((2 * PHONE_COLUMN / 100 - pad, 10 * 100 / 72 / 2),
                             (2.0, 10 * 100 / 72)):
         fig = plt.figure(figsize=(width, 2))
         fig.text(0.0, 0.5, "x", fontsize=10)
         fig.text(1.0, 0.5, "y", fontsize=12, ha="right")
-        assert figures.phone_font_px(fig) == pytest.approx(expected, rel=0.03)
+        assert smallest_text(fig) == pytest.approx(expected, rel=0.03)
         plt.close(fig)

@@ -1,6 +1,6 @@
 """The figures of the chapter "Two steps" on a phone (issue 41): every text of each figure the
 chapter shows is at least 8 CSS pixels on a screen 390 px wide, by the book's one measure
-(``companion.verdicts.smallest_text``, which tests/test_figures_on_a_phone.py shows to bite).
+(``companion.presentation.figures.smallest_text``, which tests/test_figures_on_a_phone.py shows to bite).
 And the spectrum's legend counts every outlier of W2, the first spike included (it lies off
 the axis)."""
 
@@ -14,7 +14,7 @@ from companion.chapters.two_steps import figures
 from companion.core import store
 from companion.core.runs import Run, Runs
 from companion.presentation import plotting
-from companion.verdicts import PHONE_TEXT, smallest_text
+from companion.presentation.figures import PHONE_TEXT, smallest_text
 
 
 @pytest.fixture(scope="module")

@@ -42,13 +42,7 @@ from companion.chapters.two_steps import summaries as ts_summaries
 from companion.core import store
 from companion.core.runs import Runs
 from companion.presentation.book import Numbers, fmt, fmt_fixed, fmt_signed
-from companion.presentation.figures import (  # noqa: F401 (the page's measure)
-    PHONE_COLUMN,
-    PHONE_TEXT,
-    natural_width,
-    smallest_text,
-    visible_texts,
-)
+from companion.presentation.figures import PHONE_COLUMN, PHONE_TEXT, natural_width, visible_texts
 
 VERDICTS = ("shown across its line", "shown at points", "not seen at reachable sizes",
             "contradicted")
@@ -253,7 +247,9 @@ def _law_from_bounded(runs: Runs) -> Numbers:
     below = [s for e, s in zip(exponents, slopes) if e < 0]
     above = [s for e, s in zip(exponents, slopes) if e > 0]
     zero = ld_learnability.measured_zero(rows)
-    last = ld_learnability.zero_rows(runs)[-1]      # the largest range of sizes
+    N_low_last, N_last = ld_learnability.growth_ranges(runs)[-1]     # the largest sizes
+    zero_last = ld_learnability.measured_zero(
+        ld_learnability.slope_table(runs, "alpha1", N_low_last, N_last))
 
     def span(values):
         return (f"{fmt_signed(min(values))} to {fmt_signed(max(values))}" if values
@@ -262,9 +258,8 @@ def _law_from_bounded(runs: Runs) -> Numbers:
                    above=span(above), control="n/a", control_first="n/a", reused="n/a",
                    N=fmt(rows[0]["N_high"]), N_low=fmt(rows[0]["N_low"]),
                    zero="n/a" if zero is None else fmt(zero, 2), line=fmt(line, 3),
-                   zero_last=("n/a" if last["measured"] is None
-                              else fmt_fixed(last["measured"], 2)),
-                   N_last=fmt(last["N_high"]),
+                   zero_last="n/a" if zero_last is None else fmt_fixed(zero_last, 2),
+                   N_last=fmt(N_last),
                    predicted=fmt(ld_learnability.predicted_zero(rows[0]["N_low"],
                                                                 rows[0]["N_high"], alpha2), 2))
 

@@ -95,15 +95,17 @@ def test_no_package_import_inside_a_function(path):
     assert _function_imports(path) <= allowed
 
 
+#: the chapters' packages (companion/chapters/<chapter>)
+CHAPTER_PACKAGES = sorted(p.name for p in (PACKAGE / "chapters").iterdir()
+                          if (p / "__init__.py").exists())
+
+
 def test_every_chapter_has_a_package_and_every_package_a_chapter():
     chapters = {p.stem for p in (ROOT / "book").glob("*.ipynb")} - {"explorer", "ten_minutes"}
-    packages = {p.name for p in (PACKAGE / "chapters").iterdir()
-                if (p / "__init__.py").exists()}
-    assert packages == chapters
+    assert set(CHAPTER_PACKAGES) == chapters
 
 
-@pytest.mark.parametrize("chapter", sorted(
-    p.name for p in (PACKAGE / "chapters").iterdir() if (p / "__init__.py").exists()))
+@pytest.mark.parametrize("chapter", CHAPTER_PACKAGES)
 def test_a_chapter_notebook_imports_no_other_chapter(chapter):
     # the notebook's code, the chapter's own words: another chapter's numbers or figures
     # would tie two chapters together where a reader sees only one

@@ -16,6 +16,7 @@ from companion import verdicts
 from companion.chapters.learned_directions import summaries as ld
 from companion.chapters.two_steps import summaries as ts
 from companion.core.runs import Run, Runs
+from companion.presentation.figures import PHONE_TEXT, smallest_text
 from companion.presentation.reading import reading_time
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -109,9 +110,9 @@ def test_legible_raises_small_text_to_what_a_phone_shows():
     try:
         ax.set_title("a title", fontsize=7)
         ax.set_xlabel("a label", fontsize=14)
-        assert verdicts.smallest_text(fig) < verdicts.PHONE_TEXT
+        assert smallest_text(fig) < PHONE_TEXT
         verdicts.legible(fig)
-        assert verdicts.smallest_text(fig) >= verdicts.PHONE_TEXT - 1e-6
+        assert smallest_text(fig) >= PHONE_TEXT - 1e-6
         assert ax.xaxis.label.get_fontsize() == 14        # larger text keeps its size
     finally:
         plt.close(fig)
@@ -122,7 +123,7 @@ def test_legible_raises_small_text_to_what_a_phone_shows():
 def test_every_figure_of_the_page_reads_on_a_phone(stored, key):
     fig = verdicts.figure(key, stored)
     try:
-        assert verdicts.smallest_text(fig) >= verdicts.PHONE_TEXT - 1e-6
+        assert smallest_text(fig) >= PHONE_TEXT - 1e-6
     finally:
         plt.close(fig)
 

@@ -516,8 +516,8 @@ def learnability_line(runs: Runs, ranges=None):
     fig, ax = new_figure()
     grid = np.linspace(0.08, 0.37, 15)     # the prediction is smooth in alpha1
     colours = mpl.colormaps["viridis"](np.linspace(0.15, 0.75, len(ranges)))
-    for (N_low, N_high), colour in zip(ranges, colours):
-        rows = lsum.slope_table(runs, "alpha1", N_low, N_high)
+    tables = [lsum.slope_table(runs, "alpha1", N_low, N_high) for N_low, N_high in ranges]
+    for (N_low, N_high), rows, colour in zip(ranges, tables, colours):
         x = np.array([r["alpha1"] for r in rows])
         y = np.array([r["reused_slope"] for r in rows])
         err = np.array([[r["reused_slope"] - r["reused_low"] for r in rows],
@@ -527,8 +527,7 @@ def learnability_line(runs: Runs, ranges=None):
         ax.plot(grid, [lsum.predicted_growth(a1, alpha2, N_low, N_high) for a1 in grid], "-",
                 color=colour, lw=1.5)
     # the fresh batch on the largest range that holds every point of the transect
-    wide = max((lsum.slope_table(runs, "alpha1", *r) for r in ranges),
-               key=lambda rows: (len(rows), rows[0]["N_high"]))
+    wide = max(tables, key=lambda rows: (len(rows), rows[0]["N_high"]))
     ax.plot([r["alpha1"] for r in wide], [r["fresh_slope"] for r in wide], "x",
             color=cplt.PALETTE["null"], ms=6, label="fresh batch")
     ax.axhline(0.0, color=cplt.PALETTE["null"], ls=":", lw=1)

@@ -75,9 +75,11 @@ def growth_ranges(runs: Runs, transect: str = "alpha1") -> list[tuple[int, int]]
     return out or [(common[0], common[-1])]
 
 
+@lru_cache(maxsize=None)
 def predicted_zero(N_low: float, N_high: float, alpha2: float = 0.45) -> float:
     """alpha1 where the predicted k = 2 strength stops falling and starts growing between
-    N_low and N_high, at this alpha2 (bisection between 0.05 and the line)."""
+    N_low and N_high, at this alpha2 (bisection between 0.05 and the line); computed once per
+    range (the section's numbers and its table of zeros both read it)."""
     return float(brentq(lambda a1: predicted_growth(a1, alpha2, N_low, N_high), 0.05,
                         line_alpha1(alpha2), xtol=1e-3))
 

@@ -10,7 +10,8 @@ functions return the chapter's printed tables as text.
 
 Every text of the chapter's figures is at least :data:`MIN_FONT_PT` (:func:`_readable`), so
 that it stays legible where the book shows the figure narrower than its natural size: on a
-phone 390 px wide the column is :data:`PHONE_WIDTH_PX` CSS px, and a figure of the column's
+phone 390 px wide the column is :data:`companion.presentation.figures.PHONE_COLUMN` CSS px,
+and a figure of the column's
 width (6.4 in, 640 CSS px at its natural size, a little more with ``bbox_inches="tight"``)
 is shown at about 0.53 of its size (tests/chapters/reuse_vs_fresh/test_reuse_vs_fresh_figures.py
 measures what the smallest text of each figure measures there).
@@ -43,9 +44,6 @@ from companion.presentation import plotting as cplt
 from companion.presentation.book import fmt, fmt_fixed, fmt_interval
 from companion.presentation.figures import log_axis, new_figure, range_bars, stored_runs_absent
 
-#: the width in CSS pixels at which the book shows a figure on a phone 390 px wide (the
-#: column less the page's margins, measured in the built book with Chromium)
-PHONE_WIDTH_PX = 342
 #: the smallest text of the chapter's figures, in points: 11.5 pt is 16 CSS px at the
 #: figure's natural size (100 px per inch), 8.4 px on the phone for a figure 6.6 in wide
 MIN_FONT_PT = 11.5

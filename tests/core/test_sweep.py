@@ -61,8 +61,10 @@ def test_dask_local_cluster(tmp_path, threads):
     joblib would run a one-thread cluster's work in this process); threads=2: joblib's dask
     backend."""
     distributed = pytest.importorskip("distributed")
+    # dashboard on a free port: None means 8787, which the other parameter's cluster on the
+    # other xdist worker may hold ("Port 8787 is already in use", an error under -W error)
     with distributed.LocalCluster(n_workers=1, threads_per_worker=threads, processes=True,
-                                  host="127.0.0.1", dashboard_address=None) as cluster:
+                                  host="127.0.0.1", dashboard_address=":0") as cluster:
         with distributed.Client(cluster) as client, \
                 distributed.get_task_stream(client=client) as stream:
             res = run_sweep(tiny_e7(), "small", ResultCache(tmp_path / "d", "1"), jobs=1,

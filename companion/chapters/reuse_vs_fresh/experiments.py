@@ -337,8 +337,14 @@ def _e6_grid(z):
 
 
 def _e7_grid(z):
+    """The headline's units: each setting at each size of ``Ns``; the Lambda = 1 control
+    (:data:`HEADLINE_SETTINGS`' second) only at those of ``control_Ns``, if given (the
+    chapter computes it to N = 1000, where the text reads it; the stored runs carry it from
+    1024 to 8192)."""
+    control = HEADLINE_SETTINGS[1]
+    control_Ns = z.get("control_Ns", z["Ns"])
     return [(_proj(z, N, b, a1, a2), s) for N in z["Ns"] for (b, a1, a2) in HEADLINE_SETTINGS
-            for s in seed_list(z["seeds"])]
+            if (b, a1, a2) != control or N in control_Ns for s in seed_list(z["seeds"])]
 
 
 def _e8_grid(z):

@@ -437,14 +437,18 @@ def table_headline(runs: Runs, stored: Runs | None = None) -> str:
         for N in sorted(source.unique("N")):
             row = [f"{N}{tag}"]
             for b, a1 in settings:
-                v = source.where(N=N, batch=b, alpha1=a1).values("projection")
+                sel = source.where(N=N, batch=b, alpha1=a1)
+                if not len(sel):                       # not computed at this size
+                    row.append("-")
+                    continue
+                v = sel.values("projection")
                 row.append(f"{fmt_fixed(v.mean(), 3)} [{fmt_fixed(v.min(), 3)}, "
-                           f"{fmt_fixed(v.max(), 3)}]" if len(v) else "-")
+                           f"{fmt_fixed(v.max(), 3)}]")
             row.append(fmt_fixed(4 / N, 4))
             rows.append(row)
     note = ("mean [min, max] over seeds; * stored runs, "
             f"{len(stored.unique('seed'))} seeds" if stored is not None else
-            "mean [min, max] over seeds")
+            "mean [min, max] over seeds") + "; - not computed"
     return note + "\n" + _text_table(["N", *[names[s] for s in settings], "chance"], rows)
 
 

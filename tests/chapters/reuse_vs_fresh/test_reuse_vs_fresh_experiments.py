@@ -121,6 +121,17 @@ def test_first_direction_experiment_runs_every_pair_and_batch():
 
 
 # -- the projection runs ----------------------------------------------------------------------
+def test_headline_runs_the_control_only_at_its_own_sizes():
+    """``control_Ns``: the Lambda = 1 control at those sizes only, the other settings at all
+    of ``Ns`` (the chapter's control stops at N // 2); without it, every setting everywhere."""
+    params = [p for p, _ in rv.HEADLINE.grid(dict(Ns=[40, 80], control_Ns=[40], seeds=1))]
+    control = [p["N"] for p in params if p["alpha1"] == 0.20]
+    assert control == [40]
+    assert sorted(p["N"] for p in params if p["alpha1"] == 0.35) == [40, 40, 80, 80]
+    every = rv.HEADLINE.grid(dict(Ns=[40, 80], seeds=1))
+    assert len(every) == 6 and len(params) == 5
+
+
 def test_projection_unit_keys_shapes_and_predictions():
     runs = rv.HEADLINE.run(Ns=[150], seeds=2)
     again = rv.HEADLINE.run(Ns=[150], seeds=2)

@@ -210,6 +210,24 @@ def test_headline_needs_three_sizes():
         rs.headline(_headline().where(lambda r: r["N"] != 200))
 
 
+def test_headline_takes_the_control_to_the_middle_size_only():
+    """The chapter computes the Lambda = 1 control to Nmid (the stored runs carry it on): its
+    numbers there are the same, it has none at the largest size; the other two settings
+    cannot stop there."""
+    runs = _headline()
+    h = rs.headline(runs.where(lambda r: not (r["alpha1"] == 0.20 and r["N"] == 400)))
+    full = rs.headline(runs)
+    assert (h.lo_Nlo, h.lo_Nmid, h.lo_mid_range) == (full.lo_Nlo, full.lo_Nmid,
+                                                      full.lo_mid_range)
+    assert (h.hi_N, h.fr_N, h.fr_over_chance) == (full.hi_N, full.fr_N, full.fr_over_chance)
+    with pytest.raises(AttributeError):
+        assert h.lo_N is None          # raises: no control at the largest size
+    with pytest.raises(ValueError, match="fresh, alpha1 = 0.35 at N = 100, 200, 400"):
+        rs.headline(runs.where(lambda r: not (r["batch"] == "fresh" and r["N"] == 400)))
+    with pytest.raises(ValueError, match="reused, alpha1 = 0.2 at N = 100, 200"):
+        rs.headline(runs.where(lambda r: not (r["alpha1"] == 0.20 and r["N"] == 200)))
+
+
 # -- the outlier that carries beta* --------------------------------------------------------
 def test_outlier_names_the_carrier_and_its_left_vector():
     o = rs.outlier(_headline())

@@ -119,15 +119,19 @@ def process(args, env=None):
 def machine() -> dict:
     from threadpoolctl import threadpool_info
 
-    cpu = platform.processor()
+    cpu, flags = platform.processor(), None
     try:
         for line in open("/proc/cpuinfo"):
             if line.startswith("model name"):
                 cpu = line.split(":", 1)[1].strip()
-                break
+            elif line.startswith("flags") and flags is None:
+                flags = set(line.split(":", 1)[1].split())
     except OSError:
         pass
-    info = {"cpu": cpu, "cores": os.cpu_count(), "python": platform.python_version(),
+    # whether the CPU has AVX-512: OpenBLAS may still pick its Haswell (AVX2) kernels on it
+    # (it does on the AMD EPYC of 2026-12-05), so the kernels are recorded apart ("blas")
+    info = {"cpu": cpu, "avx512": None if flags is None else "avx512f" in flags,
+            "cores": os.cpu_count(), "python": platform.python_version(),
             "numpy": np.__version__,
             "blas": [{k: p.get(k) for k in ("internal_api", "version", "architecture",
                                              "num_threads")} for p in threadpool_info()]}
@@ -488,7 +492,8 @@ def markdown_table(results: dict) -> str:
     dated = "; ".join(f"{', '.join(sorted(p))} on {date}"
                       + (f" (load average {load} at the start)" if load is not None else "")
                       for (date, load), p in sorted(when.items()))
-    text = (f"Measured on {m['cpu']}, {m['cores']} cores: {dated}. Python {m['python']}, "
+    avx = {True: " with AVX-512", False: " without AVX-512"}.get(m.get("avx512"), "")
+    text = (f"Measured on {m['cpu']}{avx}, {m['cores']} cores: {dated}. Python {m['python']}, "
             f"NumPy {m['numpy']}, SciPy {m['scipy']}, {_blas(m)}, PyTorch {m['torch']}. "
             f"A ratio is the median of the ratios of back-to-back pairs (in brackets the "
             f"ratio of the medians); times are medians.\n\n")

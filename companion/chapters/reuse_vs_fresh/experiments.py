@@ -343,6 +343,9 @@ def _e7_grid(z):
     1024 to 8192)."""
     control = HEADLINE_SETTINGS[1]
     control_Ns = z.get("control_Ns", z["Ns"])
+    if not set(control_Ns) <= set(z["Ns"]):
+        raise ValueError(f"control_Ns must be sizes of Ns = {list(z['Ns'])}, got "
+                         f"{list(control_Ns)}")
     return [(_proj(z, N, b, a1, a2), s) for N in z["Ns"] for (b, a1, a2) in HEADLINE_SETTINGS
             if (b, a1, a2) != control or N in control_Ns for s in seed_list(z["seeds"])]
 

@@ -130,6 +130,8 @@ def test_headline_runs_the_control_only_at_its_own_sizes():
     assert sorted(p["N"] for p in params if p["alpha1"] == 0.35) == [40, 40, 80, 80]
     every = rv.HEADLINE.grid(dict(Ns=[40, 80], seeds=1))
     assert len(every) == 6 and len(params) == 5
+    with pytest.raises(ValueError, match=r"control_Ns must be sizes of Ns = \[40, 80\]"):
+        rv.HEADLINE.run(Ns=[40, 80], control_Ns=[60], seeds=1)
 
 
 def test_projection_unit_keys_shapes_and_predictions():

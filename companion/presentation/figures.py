@@ -1,6 +1,6 @@
 """Helpers shared by the figure modules: a figure in the book's style, a log axis of sizes,
 the book's error bars over seeds (the range), and the one measure of a figure's text on a
-phone (:func:`smallest_text`)."""
+phone (:func:`smallest_text`) with the one way to raise it (:func:`raise_small_text`)."""
 
 from __future__ import annotations
 
@@ -35,6 +35,23 @@ def smallest_text(fig) -> float:
     natural width."""
     scale = min(1.0, PHONE_COLUMN / natural_width(fig))
     return min(t.get_fontsize() for t in visible_texts(fig)) * 100 / 72 * scale
+
+
+def raise_small_text(fig, size: float):
+    """Every text of ``fig`` (tick labels, also those drawn later, titles, legends,
+    annotations, colour bars) at least ``size`` points; larger text keeps its size. The
+    chapters call it with their smallest size, chosen so that the text still measures
+    :data:`PHONE_TEXT` on a phone (:func:`smallest_text`; the chapters' phone tests).
+    Returns ``fig``."""
+    for ax in fig.axes:
+        for axis, which in ((ax.xaxis, "x"), (ax.yaxis, "y")):
+            ticks = axis.get_ticklabels()
+            if (ticks[0].get_fontsize() if ticks else 0) < size:
+                ax.tick_params(axis=which, labelsize=size)
+    for text in fig.findobj(Text):
+        if text.get_text() and text.get_fontsize() < size:
+            text.set_fontsize(size)
+    return fig
 
 
 def new_figure(nrows=1, ncols=1, **kw):

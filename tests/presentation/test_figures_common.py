@@ -5,7 +5,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 
-from companion.presentation.figures import log_axis, range_bars
+from companion.presentation.figures import log_axis, raise_small_text, range_bars
 
 
 @pytest.mark.parametrize("close, ticks, labels", [
@@ -38,3 +38,19 @@ def test_range_bars_mean_geometric_and_ragged():
     assert mid == pytest.approx([10, 10]) and err == pytest.approx(np.array([[9, 0], [90, 0]]))
     with pytest.raises(ValueError, match="center"):
         range_bars([[1.0]], center="median")
+
+
+def test_raise_small_text_raises_what_is_smaller_and_keeps_what_is_larger():
+    fig, ax = plt.subplots()
+    ax.plot([1, 2], [1, 2], label="x")
+    ax.set_title("small", fontsize=6)
+    ax.set_xlabel("large", fontsize=14)
+    ax.tick_params(axis="y", labelsize=13)
+    ax.legend(fontsize=7)
+    assert raise_small_text(fig, 11) is fig
+    assert ax.title.get_fontsize() == 11 and ax.xaxis.label.get_fontsize() == 14
+    assert all(t.get_fontsize() == 11 for t in ax.get_legend().get_texts())
+    fig.canvas.draw()       # tick labels made at drawing time take the raised size too
+    assert all(t.get_fontsize() >= 11 for t in ax.get_xticklabels())
+    assert all(t.get_fontsize() == 13 for t in ax.get_yticklabels())
+    plt.close(fig)

@@ -20,7 +20,6 @@ measures what the smallest text of each figure measures there).
 from __future__ import annotations
 
 import numpy as np
-from matplotlib.text import Text
 
 from companion.chapters.reuse_vs_fresh.experiments import (
     ABLATION_ACTIVATIONS,
@@ -42,7 +41,13 @@ from companion.core.targets import make_link
 from companion.core.theory import lambda_count
 from companion.presentation import plotting as cplt
 from companion.presentation.book import fmt, fmt_fixed, fmt_interval
-from companion.presentation.figures import log_axis, new_figure, range_bars, stored_runs_absent
+from companion.presentation.figures import (
+    log_axis,
+    new_figure,
+    raise_small_text,
+    range_bars,
+    stored_runs_absent,
+)
 
 #: the smallest text of the chapter's figures, in points: 11.5 pt is 16 CSS px at the
 #: figure's natural size (100 px per inch), 8.4 px on the phone for a figure 6.6 in wide
@@ -55,15 +60,10 @@ TARGET_NAME = {"He_3": r"He$_3$", "He_2": r"He$_2$",
                "(He_2+He_3)/sqrt2": r"(He$_2$+He$_3$)/$\sqrt{2}$", "bounded odd": "bounded odd"}
 
 
-def _readable(fig, size: float = MIN_FONT_PT):
-    """Raise every text of ``fig`` below ``size`` points to ``size``, tick labels included
-    (those drawn later too): the figure's text stays legible on a phone. Returns ``fig``."""
-    for ax in fig.axes:
-        ax.tick_params(labelsize=size)
-    for text in fig.findobj(Text):
-        if text.get_text() and text.get_fontsize() < size:
-            text.set_fontsize(size)
-    return fig
+def _readable(fig):
+    """``fig`` with every text at least :data:`MIN_FONT_PT` points
+    (:func:`companion.presentation.figures.raise_small_text`)."""
+    return raise_small_text(fig, MIN_FONT_PT)
 
 
 def _smooth(activation) -> bool:

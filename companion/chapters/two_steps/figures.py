@@ -30,7 +30,13 @@ from companion.core.theory import (
     term_exists,
 )
 from companion.presentation import plotting as cplt
-from companion.presentation.figures import log_axis, new_figure, range_bars, stored_runs_absent
+from companion.presentation.figures import (
+    log_axis,
+    new_figure,
+    raise_small_text,
+    range_bars,
+    stored_runs_absent,
+)
 
 #: the smallest font of the chapter's figures, in points: a figure of the book's width
 #: (:data:`companion.presentation.plotting.COLUMN_WIDTH`, 6.4 in at 100 px an inch, about
@@ -39,21 +45,10 @@ from companion.presentation.figures import log_axis, new_figure, range_bars, sto
 MIN_FONT = 11
 
 
-def _readable(fig, size: float = MIN_FONT):
-    """Every text of ``fig`` (tick labels, titles, legends, annotations, colour bars) at
-    least ``size`` points: the figure's text stays legible on a phone (:data:`MIN_FONT`)."""
-    from matplotlib.text import Text
-
-    for ax in fig.axes:
-        for axis in (ax.xaxis, ax.yaxis):
-            ticks = axis.get_ticklabels()
-            current = ticks[0].get_fontsize() if ticks else 0
-            if current < size:
-                ax.tick_params(axis="x" if axis is ax.xaxis else "y", labelsize=size)
-    for text in fig.findobj(Text):
-        if text.get_text() and text.get_fontsize() < size:
-            text.set_fontsize(size)
-    return fig
+def _readable(fig):
+    """``fig`` with every text at least :data:`MIN_FONT` points
+    (:func:`companion.presentation.figures.raise_small_text`)."""
+    return raise_small_text(fig, MIN_FONT)
 
 
 def _all_Ns(*runs_list) -> list[int]:

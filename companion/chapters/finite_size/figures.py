@@ -9,10 +9,10 @@ book: reg-experiments), which the chapter draws from the stored runs. The chapte
 tables are formatted by :mod:`companion.chapters.finite_size.tables`.
 
 Read on a phone. The book shows a figure at the column's width; on a phone 390 CSS pixels
-wide that is 342 pixels (measured in the built page), so a figure of the column's 6.4
-inches (640 pixels at its natural size) shrinks by about 0.53, and a font must have at
-least 8 / 0.53 = 15 pixels, 11 points, at its natural size to read as 8 pixels there
-(:func:`companion.presentation.figures.smallest_text`;
+wide that is :data:`companion.presentation.figures.PHONE_COLUMN` pixels (measured in the
+built page), so a figure of the column's 6.4 inches (640 pixels at its natural size) shrinks
+by about 0.53, and a font must have at least 8 / 0.53 = 15 pixels, 11 points, at its
+natural size to read as 8 pixels there (:func:`companion.presentation.figures.smallest_text`;
 tests/chapters/finite_size/test_finite_size_figures.py).
 Every text of these figures is set in :data:`FONT` points (:func:`_phone`); panels are few,
 and stacked where side by side they would crowd.

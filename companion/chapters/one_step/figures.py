@@ -10,9 +10,10 @@ small or paper scale.
 
 Made for a phone as well as a desktop: every figure is :data:`WIDTH` inches wide, with its
 panels stacked (never side by side), so that on a 390 px screen, where the page's column is
-342 CSS pixels wide, the smallest text (:data:`MIN_FONT`, in points) still shows at 8 CSS
-pixels or more (:func:`companion.presentation.figures.smallest_text`; tests/chapters/one_step
-checks every text of every figure). One encoding per figure: within a figure a colour names one quantity
+:data:`companion.presentation.figures.PHONE_COLUMN` CSS pixels wide, the smallest text
+(:data:`MIN_FONT`, in points) still shows at 8 CSS pixels or more
+(:func:`companion.presentation.figures.smallest_text`; tests/chapters/one_step checks every
+text of every figure). One encoding per figure: within a figure a colour names one quantity
 (or one target direction, one shape, one exponent), filled and open markers of the same
 colour are the chapter's runs and the stored runs, and theory is black lines; the legend
 below the panels says all of it. Error bars are one standard deviation over the seeds.

@@ -4,7 +4,6 @@ overlay, with stored runs in the older format (no ``left``, ``learnable`` a bool
 with the stored runs shipped with the package; every text of the chapter's figures legible
 on a phone; and the printed tables."""
 
-
 import matplotlib
 import numpy as np
 import pytest
